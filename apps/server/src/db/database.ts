@@ -1,0 +1,187 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import pg from 'pg';
+
+/** Something SQL can be sent to: a transaction, or (for migrations and seeds only) the owner connection. */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+/** The role every request runs as: not the owner of the tables, not a superuser, so row-level security applies. */
+export const APP_ROLE = 'pharmapoint_app';
+
+export interface TransactionScope {
+  /** The tenant of this transaction; tenant tables show only its rows. */
+  pharmacyId?: string | null;
+  /** The signed-in user; lets a user see their own memberships across pharmacies before a tenant is chosen. */
+  userId?: string | null;
+}
+
+export interface OwnerSession extends Queryable {
+  /** Runs a script of several statements without parameters. */
+  exec(sql: string): Promise<void>;
+}
+
+export type NotificationListener = (payload: string) => void;
+
+export interface Database {
+  readonly kind: 'pglite' | 'postgres';
+  /** A transaction as the application role, with the tenant (and user) of the scope set for it alone. */
+  transaction<T>(scope: TransactionScope, work: (q: Queryable) => Promise<T>): Promise<T>;
+  /** The owner connection: migrations, seeds and tests' own inspection only. Row-level security does not apply. */
+  readonly owner: Queryable;
+  /** One owner connection for a piece of work that needs it (migrations: advisory lock, multi-statement scripts). */
+  ownerSession<T>(work: (session: OwnerSession) => Promise<T>): Promise<T>;
+  /** LISTEN on a channel (every server instance on the same database hears NOTIFY). Returns an unsubscribe. */
+  listen(channel: string, listener: NotificationListener): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+async function beginScope(q: Queryable, scope: TransactionScope): Promise<void> {
+  await q.query(`SET LOCAL ROLE ${APP_ROLE}`);
+  await q.query(`SELECT set_config('app.pharmacy_id', $1, true), set_config('app.user_id', $2, true)`, [
+    scope.pharmacyId ?? '',
+    scope.userId ?? '',
+  ]);
+}
+
+/** Embedded PostgreSQL (PGlite): a directory on disk, or memory when dataDir is undefined. */
+export async function openPglite(dataDir?: string): Promise<Database> {
+  const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
+  const owner: Queryable = {
+    async query<T>(sql: string, params?: readonly unknown[]) {
+      const result = await db.query<T>(sql, params ? [...params] : undefined);
+      return result.rows;
+    },
+  };
+  return {
+    kind: 'pglite',
+    owner,
+    async ownerSession(work) {
+      return work({ ...owner, exec: async (sql) => void (await db.exec(sql)) });
+    },
+    async transaction(scope, work) {
+      return db.transaction(async (tx) => {
+        const q: Queryable = {
+          async query<T>(sql: string, params?: readonly unknown[]) {
+            const result = await tx.query<T>(sql, params ? [...params] : undefined);
+            return result.rows;
+          },
+        };
+        await beginScope(q, scope);
+        return work(q);
+      });
+    },
+    async listen(channel, listener) {
+      const unsubscribe = await db.listen(channel, listener);
+      return async () => unsubscribe();
+    },
+    async close() {
+      await db.close();
+    },
+  };
+}
+
+/** A PostgreSQL server through node-postgres. */
+export async function openPostgres(connectionString: string, options: { max?: number } = {}): Promise<Database> {
+  const pool = new pg.Pool({ connectionString, max: options.max ?? 10 });
+  // An idle connection the server ends (restart, DROP DATABASE ... FORCE) must not crash the process: the pool drops it.
+  pool.on('error', () => undefined);
+  // Fail loudly and early when the server is unreachable.
+  await pool.query('SELECT 1');
+  const owner: Queryable = {
+    async query<T>(sql: string, params?: readonly unknown[]) {
+      const result = await pool.query(sql, params ? [...params] : undefined);
+      return result.rows as T[];
+    },
+  };
+  const listeners = new Map<string, Set<NotificationListener>>();
+  let listenClient: pg.PoolClient | null = null;
+  let closed = false;
+  // The LISTEN connection. When the server drops it (restart, failover) it must not crash the process: drop
+  // it, connect again after a second and LISTEN again on every channel (events of the gap are lost).
+  async function connectListener(): Promise<pg.PoolClient> {
+    const client = await pool.connect();
+    client.on('notification', (message) => {
+      for (const l of listeners.get(message.channel) ?? []) l(message.payload ?? '');
+    });
+    client.on('error', () => {
+      if (closed || listenClient !== client) return;
+      listenClient = null;
+      client.release(true);
+      setTimeout(() => void reconnectListener(), 1000).unref();
+    });
+    for (const channel of listeners.keys()) await client.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+    return client;
+  }
+  async function reconnectListener(): Promise<void> {
+    if (closed || listenClient) return;
+    try {
+      listenClient = await connectListener();
+    } catch {
+      if (!closed) setTimeout(() => void reconnectListener(), 1000).unref();
+    }
+  }
+  return {
+    kind: 'postgres',
+    owner,
+    async ownerSession(work) {
+      const client = await pool.connect();
+      try {
+        return await work({
+          async query<T>(sql: string, params?: readonly unknown[]) {
+            return (await client.query(sql, params ? [...params] : undefined)).rows as T[];
+          },
+          exec: async (sql) => void (await client.query(sql)),
+        });
+      } finally {
+        client.release();
+      }
+    },
+    async transaction(scope, work) {
+      const client = await pool.connect();
+      const q: Queryable = {
+        async query<T>(sql: string, params?: readonly unknown[]) {
+          const result = await client.query(sql, params ? [...params] : undefined);
+          return result.rows as T[];
+        },
+      };
+      try {
+        await client.query('BEGIN');
+        await beginScope(q, scope);
+        const value = await work(q);
+        await client.query('COMMIT');
+        return value;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async listen(channel, listener) {
+      if (!listenClient) listenClient = await connectListener();
+      let set = listeners.get(channel);
+      if (!set) {
+        set = new Set();
+        listeners.set(channel, set);
+        await listenClient.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+      }
+      set.add(listener);
+      return async () => {
+        set.delete(listener);
+      };
+    },
+    async close() {
+      closed = true;
+      listenClient?.release();
+      listenClient = null;
+      await pool.end();
+    },
+  };
+}
+
+/** DATABASE_URL picks a PostgreSQL server; otherwise PGlite in dataDir. */
+export async function openDatabase(options: { databaseUrl?: string; dataDir?: string }): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+}

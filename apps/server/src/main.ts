@@ -1,0 +1,35 @@
+import { mkdirSync } from 'node:fs';
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { migrate } from './db/migrate.ts';
+import { seedDemoData, SEEDED_USERS_TABLE } from './db/seed.ts';
+import { createMailer } from './platform/mailer.ts';
+
+const config = loadConfig();
+if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
+const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const applied = await migrate(db);
+if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
+if (config.seed) {
+  const seeded = await seedDemoData(db);
+  if (seeded) console.log('Seeded the demo data.');
+}
+const mailer = createMailer({ db, config });
+mailer.start();
+const app = await buildApp({ db, config, mailer, logger: true });
+await app.listen({ port: config.port, host: config.host });
+
+console.log(`\nPharmaPoint is running at ${config.publicUrl}`);
+console.log(`Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`}`);
+console.log(`Email: ${mailer.smtpConfigured ? 'SMTP (SMTP_URL)' : `not configured; read it at ${config.publicUrl}/dev/mailbox`}`);
+console.log('\nSeeded sign-in details:\n' + SEEDED_USERS_TABLE);
+
+async function shutdown() {
+  await app.close();
+  await mailer.stop();
+  await db.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown());
+process.on('SIGTERM', () => void shutdown());

@@ -1,0 +1,35 @@
+import type { Queryable } from '../../db/database.ts';
+
+/** Who did it: enough of a request context to stamp an audit row. */
+export interface AuditContext {
+  pharmacyId: string;
+  userId: string | null;
+}
+
+/**
+ * Appends one row to the tenant's audit log in the caller's transaction, so the record exists exactly when
+ * the change it describes commits.
+ */
+export async function audit(
+  q: Queryable,
+  ctx: AuditContext,
+  action: string,
+  entity: string,
+  entityId: string | null,
+  before: unknown,
+  after: unknown,
+): Promise<void> {
+  await q.query(
+    `INSERT INTO audit_log (pharmacy_id, user_id, action, entity, entity_id, before, after)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      ctx.pharmacyId,
+      ctx.userId,
+      action,
+      entity,
+      entityId,
+      before === undefined || before === null ? null : JSON.stringify(before),
+      after === undefined || after === null ? null : JSON.stringify(after),
+    ],
+  );
+}

@@ -1,0 +1,421 @@
+import {
+  branchStockStatus,
+  effectiveMinMarginBasisPoints,
+  isOfferedInBranch,
+  priceFigures,
+  type Batch,
+  type BranchProduct,
+  type Movement,
+  type PriceChange,
+  type Product,
+  type ProductListItem,
+  type ProductListQuery,
+} from '@pharmapoint/domain/products';
+import { DEFAULT_LOW_STOCK_THRESHOLD } from '@pharmapoint/domain/stock-status';
+import { daysBetween, isExpired } from '@pharmapoint/domain/stock';
+import type { Queryable } from '../../db/database.ts';
+import { iso, likeEscape } from '../stock/scope.ts';
+
+/** Reads of the product catalogue: the paged list, one product with its branches and batches, its ledger. */
+
+export interface ProductRow {
+  id: string;
+  name: string;
+  sku: string | null;
+  barcodes: string[] | null;
+  category: string | null;
+  package_size: number;
+  package_type: string;
+  unit: string;
+  is_dda: boolean;
+  tax_applied: boolean;
+  tax_rate_basis_points: number;
+  min_margin_basis_points: number | null;
+  low_stock_threshold: number;
+  reorder_level: number;
+  is_active: boolean;
+  restricted_branch_ids: string[] | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  last_price_update_at: Date | string | null;
+  last_price_update_reason: string | null;
+  last_price_update_by: string | null;
+}
+
+export function toProduct(row: ProductRow): Product {
+  return {
+    id: row.id,
+    name: row.name,
+    sku: row.sku,
+    barcodes: row.barcodes ?? [],
+    category: row.category,
+    packageSize: row.package_size,
+    packageType: row.package_type,
+    unit: row.unit,
+    isDda: row.is_dda,
+    taxApplied: row.tax_applied,
+    taxRateBasisPoints: row.tax_rate_basis_points,
+    minMarginBasisPoints: row.min_margin_basis_points,
+    lowStockThreshold: row.low_stock_threshold,
+    reorderLevel: row.reorder_level,
+    isActive: row.is_active,
+    restrictedBranchIds: row.restricted_branch_ids ?? [],
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!,
+    lastPriceUpdateAt: iso(row.last_price_update_at),
+    lastPriceUpdateReason: row.last_price_update_reason,
+    lastPriceUpdateBy: row.last_price_update_by,
+  };
+}
+
+export async function findProduct(q: Queryable, pharmacyId: string, id: string, forUpdate = false): Promise<ProductRow | undefined> {
+  const [row] = await q.query<ProductRow>(
+    `SELECT * FROM products WHERE pharmacy_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
+    [pharmacyId, id],
+  );
+  return row;
+}
+
+interface ListRow extends ProductRow {
+  has_row: boolean;
+  bp_available: boolean;
+  selling: string | number;
+  purchase: string | number;
+  bp_margin: number | null;
+  quantity: number;
+  reserved: number;
+  bp_threshold: number | null;
+  nearest_expiry: string | null;
+  expired_quantity: number;
+}
+
+/** The sort key of each sort (nullable ones sort nulls last), then name and id break ties. */
+const SORT_KEYS: Record<ProductListQuery['sort'], { key: string; nullable: boolean }> = {
+  name: { key: 'p.name', nullable: false },
+  sku: { key: 'lower(p.sku)', nullable: true },
+  quantity: { key: 'COALESCE(bp.quantity, 0)', nullable: false },
+  price: { key: 'COALESCE(bp.selling_price_cents, 0)', nullable: false },
+  expiry: {
+    key: `(SELECT min(b.expiry_date) FROM batches b WHERE b.pharmacy_id = p.pharmacy_id AND b.branch_id = $2
+             AND b.product_id = p.id AND b.quantity > 0 AND b.expiry_date >= $3::date)`,
+    nullable: true,
+  },
+};
+
+function orderBy(sort: ProductListQuery['sort'], dir: 'ASC' | 'DESC', key: string, name: string, id: string): string {
+  const nulls = SORT_KEYS[sort].nullable ? ' NULLS LAST' : '';
+  return sort === 'name' ? `${name} ${dir}, ${id} ${dir}` : `${key} ${dir}${nulls}, ${name} ${dir}, ${id} ${dir}`;
+}
+
+/**
+ * One page of the product list in a branch, and the total matching. Search: every word of q must occur in the
+ * name, SKU or a barcode (case-insensitive, substring; the trigram index of product_search_text). Products without a row in the branch
+ * show with zero stock and prices.
+ */
+export async function listProducts(
+  q: Queryable,
+  pharmacyId: string,
+  branchId: string,
+  query: ProductListQuery,
+  today: string,
+  defaultMarginPercent: number,
+): Promise<{ items: ProductListItem[]; total: number }> {
+  const params: unknown[] = [pharmacyId, branchId, today];
+  const where: string[] = ['p.pharmacy_id = $1'];
+  const add = (sql: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(sql(`$${params.length}`));
+  };
+  for (const word of (query.q ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 8)) {
+    add((n) => `p.search_text LIKE ${n}`, `%${likeEscape(word)}%`);
+  }
+  if (query.category) add((n) => `lower(p.category) = lower(${n})`, query.category);
+  if (query.active !== undefined) add((n) => `p.is_active = ${n}`, query.active);
+  if (query.dda !== undefined) add((n) => `p.is_dda = ${n}`, query.dda);
+  const threshold = `COALESCE(bp.low_stock_threshold, p.low_stock_threshold, ${DEFAULT_LOW_STOCK_THRESHOLD})`;
+  const quantity = 'COALESCE(bp.quantity, 0)';
+  if (query.status === 'out') where.push(`${quantity} <= 0`);
+  if (query.status === 'low') where.push(`${quantity} > 0 AND ${quantity} <= ${threshold}`);
+  if (query.status === 'good') where.push(`${quantity} > ${threshold}`);
+
+  const from = `FROM products p
+    LEFT JOIN branch_products bp ON bp.pharmacy_id = p.pharmacy_id AND bp.product_id = p.id AND bp.branch_id = $2
+    WHERE ${where.join(' AND ')}`;
+  const dir: 'ASC' | 'DESC' = query.order === 'desc' ? 'DESC' : 'ASC';
+  // A search or filter must find every match to sort them anyway: count them in the same pass. An unfiltered
+  // page is read in index order instead, and counted apart (a cheap count of the products).
+  const windowCount = Boolean(query.q?.trim()) || query.status !== undefined;
+  const columns = `p.*, bp.product_id IS NOT NULL AS has_row, COALESCE(bp.is_available, false) AS bp_available,
+    COALESCE(bp.selling_price_cents, 0) AS selling, COALESCE(bp.purchase_price_cents, 0) AS purchase,
+    bp.min_margin_basis_points AS bp_margin, ${quantity} AS quantity, COALESCE(bp.reserved_quantity, 0) AS reserved,
+    bp.low_stock_threshold AS bp_threshold, ${SORT_KEYS[query.sort].key} AS sort_key`;
+  // The matches of a search are gathered first through the indexes (a MATERIALIZED fence keeps the planner from
+  // walking the whole name index instead), then counted and sorted.
+  const page = windowCount
+    ? `WITH matches AS MATERIALIZED (SELECT ${columns} ${from})
+       SELECT m.*, count(*) OVER () AS total FROM matches m
+        ORDER BY ${orderBy(query.sort, dir, 'm.sort_key', 'm.name', 'm.id')}
+        LIMIT ${query.limit} OFFSET ${query.offset}`
+    : `SELECT ${columns} ${from}
+        ORDER BY ${orderBy(query.sort, dir, SORT_KEYS[query.sort].key, 'p.name', 'p.id')}
+        LIMIT ${query.limit} OFFSET ${query.offset}`;
+  const rows = await q.query<ListRow>(
+    `SELECT page.*, ex.nearest_expiry, COALESCE(ex.expired_quantity, 0)::int AS expired_quantity
+       FROM (${page}) page
+       LEFT JOIN LATERAL (
+         SELECT to_char(min(b.expiry_date) FILTER (WHERE b.quantity > 0 AND b.expiry_date >= $3::date), 'YYYY-MM-DD') AS nearest_expiry,
+                sum(b.quantity) FILTER (WHERE b.expiry_date < $3::date) AS expired_quantity
+           FROM batches b WHERE b.pharmacy_id = $1 AND b.branch_id = $2 AND b.product_id = page.id) ex ON true
+      ORDER BY ${orderBy(query.sort, dir, 'page.sort_key', 'page.name', 'page.id')}`,
+    params,
+  );
+  let total = rows[0] && windowCount ? Number((rows[0] as ListRow & { total: number | string }).total) : null;
+  if (windowCount && rows.length === 0 && query.offset === 0) total = 0;
+  if (total === null) {
+    // $3 (today) is not used by the filters: name it so every parameter has a type.
+    const [count] = await q.query<{ total: number }>(`SELECT count(*)::int AS total ${from} AND $3::date IS NOT NULL`, params);
+    total = count?.total ?? 0;
+  }
+  const items = rows.map((r): ProductListItem => {
+    const selling = Number(r.selling);
+    const purchase = Number(r.purchase);
+    const margin = effectiveMinMarginBasisPoints(r.bp_margin, r.min_margin_basis_points, defaultMarginPercent);
+    const restricted = r.restricted_branch_ids ?? [];
+    return {
+      id: r.id,
+      name: r.name,
+      sku: r.sku,
+      barcodes: r.barcodes ?? [],
+      category: r.category,
+      packageSize: r.package_size,
+      packageType: r.package_type,
+      unit: r.unit,
+      isDda: r.is_dda,
+      taxApplied: r.tax_applied,
+      taxRateBasisPoints: r.tax_rate_basis_points,
+      isActive: r.is_active,
+      branchId,
+      isAvailable: r.has_row && r.bp_available && isOfferedInBranch(restricted, branchId),
+      sellingPriceCents: selling,
+      purchasePriceCents: purchase,
+      minMarginBasisPoints: margin,
+      ...priceFigures(selling, purchase, margin),
+      quantity: Number(r.quantity),
+      reservedQuantity: Number(r.reserved),
+      expiredQuantity: Number(r.expired_quantity),
+      lowStockThreshold: r.bp_threshold ?? r.low_stock_threshold,
+      reorderLevel: r.reorder_level,
+      status: branchStockStatus(Number(r.quantity), r.bp_threshold, r.low_stock_threshold),
+      nearestExpiry: r.nearest_expiry,
+    };
+  });
+  return { items, total };
+}
+
+interface BranchProductRow {
+  branch_id: string;
+  branch_name: string;
+  has_row: boolean;
+  selling: string | number;
+  purchase: string | number;
+  bp_margin: number | null;
+  is_available: boolean;
+  quantity: number;
+  reserved: number;
+  bp_threshold: number | null;
+  last_stock_update_at: Date | string | null;
+  last_stock_update_reason: string | null;
+  nearest_expiry: string | null;
+  expired_quantity: number;
+}
+
+/** A product's values in each of the branches (all active ones, or the visible ones), and its batches there. */
+export async function productBranches(
+  q: Queryable,
+  pharmacyId: string,
+  product: ProductRow,
+  visible: readonly string[] | null,
+  today: string,
+  defaultMarginPercent: number,
+): Promise<{ branches: BranchProduct[]; batches: Batch[] }> {
+  const rows = await q.query<BranchProductRow>(
+    `SELECT br.id AS branch_id, br.name AS branch_name, bp.product_id IS NOT NULL AS has_row,
+            COALESCE(bp.selling_price_cents, 0) AS selling, COALESCE(bp.purchase_price_cents, 0) AS purchase,
+            bp.min_margin_basis_points AS bp_margin, COALESCE(bp.is_available, false) AS is_available,
+            COALESCE(bp.quantity, 0) AS quantity, COALESCE(bp.reserved_quantity, 0) AS reserved, bp.low_stock_threshold AS bp_threshold,
+            bp.last_stock_update_at, bp.last_stock_update_reason,
+            (SELECT to_char(min(b.expiry_date), 'YYYY-MM-DD') FROM batches b WHERE b.pharmacy_id = br.pharmacy_id AND b.branch_id = br.id
+                AND b.product_id = $2 AND b.quantity > 0 AND b.expiry_date >= $3::date) AS nearest_expiry,
+            (SELECT COALESCE(sum(b.quantity), 0)::int FROM batches b WHERE b.pharmacy_id = br.pharmacy_id AND b.branch_id = br.id
+                AND b.product_id = $2 AND b.expiry_date < $3::date) AS expired_quantity
+       FROM branches br
+       LEFT JOIN branch_products bp ON bp.pharmacy_id = br.pharmacy_id AND bp.branch_id = br.id AND bp.product_id = $2
+      WHERE br.pharmacy_id = $1 AND (br.is_active OR bp.product_id IS NOT NULL) AND ($4::uuid[] IS NULL OR br.id = ANY($4::uuid[]))
+      ORDER BY br.is_default DESC, br.name`,
+    [pharmacyId, product.id, today, visible],
+  );
+  const restricted = product.restricted_branch_ids ?? [];
+  const branches = rows.map((r): BranchProduct => {
+    const selling = Number(r.selling);
+    const purchase = Number(r.purchase);
+    const margin = effectiveMinMarginBasisPoints(r.bp_margin, product.min_margin_basis_points, defaultMarginPercent);
+    return {
+      branchId: r.branch_id,
+      branchName: r.branch_name,
+      sellingPriceCents: selling,
+      purchasePriceCents: purchase,
+      minMarginBasisPoints: r.bp_margin,
+      effectiveMinMarginBasisPoints: margin,
+      ...priceFigures(selling, purchase, margin),
+      isAvailable: r.has_row && r.is_available && isOfferedInBranch(restricted, r.branch_id),
+      quantity: Number(r.quantity),
+      reservedQuantity: Number(r.reserved),
+      expiredQuantity: Number(r.expired_quantity),
+      lowStockThreshold: r.bp_threshold,
+      status: branchStockStatus(Number(r.quantity), r.bp_threshold, product.low_stock_threshold),
+      nearestExpiry: r.nearest_expiry,
+      lastStockUpdateAt: iso(r.last_stock_update_at),
+      lastStockUpdateReason: r.last_stock_update_reason,
+    };
+  });
+  const batchRows = await q.query<BatchDbRow>(
+    `SELECT b.id, b.branch_id, b.product_id, b.batch_number, to_char(b.expiry_date, 'YYYY-MM-DD') AS expiry_date, b.quantity,
+            b.reserved_quantity, b.unit_cost_cents, b.received_at, b.source
+       FROM batches b
+      WHERE b.pharmacy_id = $1 AND b.product_id = $2 AND (b.quantity > 0 OR b.reserved_quantity > 0)
+        AND ($3::uuid[] IS NULL OR b.branch_id = ANY($3::uuid[]))
+      ORDER BY b.branch_id, b.expiry_date NULLS LAST, b.received_at, b.id`,
+    [pharmacyId, product.id, visible],
+  );
+  return { branches, batches: batchRows.map((b) => toBatch(b, today)) };
+}
+
+export interface BatchDbRow {
+  id: string;
+  branch_id: string;
+  product_id: string;
+  batch_number: string | null;
+  expiry_date: string | null;
+  quantity: number;
+  reserved_quantity: number;
+  unit_cost_cents: string | number;
+  received_at: Date | string;
+  source: string;
+}
+
+export function toBatch(b: BatchDbRow, today: string): Batch {
+  return {
+    id: b.id,
+    branchId: b.branch_id,
+    productId: b.product_id,
+    batchNumber: b.batch_number,
+    expiryDate: b.expiry_date,
+    quantity: Number(b.quantity),
+    reservedQuantity: Number(b.reserved_quantity),
+    unitCostCents: Number(b.unit_cost_cents),
+    receivedAt: iso(b.received_at)!,
+    source: b.source,
+    isExpired: isExpired(b.expiry_date, today),
+    daysToExpiry: b.expiry_date === null ? null : daysBetween(today, b.expiry_date),
+  };
+}
+
+/** The last 50 price changes of a product in the visible branches, newest first. */
+export async function priceChanges(q: Queryable, pharmacyId: string, productId: string, visible: readonly string[] | null): Promise<PriceChange[]> {
+  const rows = await q.query<{
+    id: string;
+    branch_id: string;
+    old_selling_price_cents: string | number | null;
+    new_selling_price_cents: string | number | null;
+    old_purchase_price_cents: string | number | null;
+    new_purchase_price_cents: string | number | null;
+    reason: string | null;
+    user_id: string | null;
+    user_name: string | null;
+    at: Date | string;
+  }>(
+    `SELECT pc.*, u.name AS user_name FROM price_changes pc LEFT JOIN users u ON u.id = pc.user_id
+      WHERE pc.pharmacy_id = $1 AND pc.product_id = $2 AND ($3::uuid[] IS NULL OR pc.branch_id = ANY($3::uuid[]))
+      ORDER BY pc.at DESC, pc.id LIMIT 50`,
+    [pharmacyId, productId, visible],
+  );
+  const n = (v: string | number | null) => (v === null ? null : Number(v));
+  return rows.map((r) => ({
+    id: r.id,
+    branchId: r.branch_id,
+    oldSellingPriceCents: n(r.old_selling_price_cents),
+    newSellingPriceCents: n(r.new_selling_price_cents),
+    oldPurchasePriceCents: n(r.old_purchase_price_cents),
+    newPurchasePriceCents: n(r.new_purchase_price_cents),
+    reason: r.reason,
+    userId: r.user_id,
+    userName: r.user_name,
+    at: iso(r.at)!,
+  }));
+}
+
+/** A page of a product's ledger, newest first, with the total matching. */
+export async function listMovements(
+  q: Queryable,
+  pharmacyId: string,
+  productId: string,
+  filter: { kind?: string; branchIds: readonly string[] | null; from?: string; to?: string; limit: number; offset: number },
+): Promise<{ items: Movement[]; total: number }> {
+  const params: unknown[] = [pharmacyId, productId, filter.branchIds, filter.kind ?? null, filter.from ?? null, filter.to ?? null];
+  // Business dates are Nairobi calendar days.
+  const where = `m.pharmacy_id = $1 AND m.product_id = $2 AND ($3::uuid[] IS NULL OR m.branch_id = ANY($3::uuid[]))
+    AND ($4::text IS NULL OR m.kind = $4) AND ($5::date IS NULL OR (m.at AT TIME ZONE 'Africa/Nairobi')::date >= $5::date)
+    AND ($6::date IS NULL OR (m.at AT TIME ZONE 'Africa/Nairobi')::date <= $6::date)`;
+  const rows = await q.query<{
+    id: string;
+    branch_id: string;
+    branch_name: string;
+    product_id: string;
+    batch_id: string | null;
+    batch_number: string | null;
+    expiry_date: string | null;
+    kind: string;
+    delta: number;
+    quantity_after: number;
+    reason: string | null;
+    reference_type: string | null;
+    reference_id: string | null;
+    user_id: string | null;
+    user_name: string | null;
+    at: Date | string;
+  }>(
+    `SELECT m.id, m.branch_id, br.name AS branch_name, m.product_id, m.batch_id, b.batch_number,
+            to_char(b.expiry_date, 'YYYY-MM-DD') AS expiry_date, m.kind, m.delta, m.quantity_after, m.reason, m.reference_type,
+            m.reference_id, m.user_id, u.name AS user_name, m.at
+       FROM stock_movements m
+       JOIN branches br ON br.pharmacy_id = m.pharmacy_id AND br.id = m.branch_id
+       LEFT JOIN batches b ON b.pharmacy_id = m.pharmacy_id AND b.id = m.batch_id
+       LEFT JOIN users u ON u.id = m.user_id
+      WHERE ${where}
+      ORDER BY m.at DESC, m.quantity_after DESC, m.id
+      LIMIT ${filter.limit} OFFSET ${filter.offset}`,
+    params,
+  );
+  const [count] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM stock_movements m WHERE ${where}`, params);
+  return {
+    items: rows.map((r) => ({
+      id: r.id,
+      branchId: r.branch_id,
+      branchName: r.branch_name,
+      productId: r.product_id,
+      batchId: r.batch_id,
+      batchNumber: r.batch_number,
+      expiryDate: r.expiry_date,
+      kind: r.kind,
+      delta: Number(r.delta),
+      quantityAfter: Number(r.quantity_after),
+      reason: r.reason,
+      referenceType: r.reference_type,
+      referenceId: r.reference_id,
+      userId: r.user_id,
+      userName: r.user_name,
+      at: iso(r.at)!,
+    })),
+    total: count?.total ?? 0,
+  };
+}

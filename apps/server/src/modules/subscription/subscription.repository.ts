@@ -1,0 +1,74 @@
+import { newTrialSubscription, type LimitedResource, type SubscriptionRecord } from '@pharmapoint/domain/subscription';
+import type { Queryable } from '../../db/database.ts';
+
+interface SubscriptionRow {
+  plan_id: SubscriptionRecord['planId'];
+  status: SubscriptionRecord['status'];
+  start_date: Date | string;
+  trial_end_date: Date | string | null;
+  end_date: Date | string | null;
+  hosting_paid_until: Date | string | null;
+  max_products: number;
+  max_transactions: number;
+  max_users: number;
+  max_branches: number;
+}
+
+const date = (v: Date | string | null) => (v === null ? null : new Date(v));
+
+function toRecord(row: SubscriptionRow): SubscriptionRecord {
+  return {
+    planId: row.plan_id,
+    status: row.status,
+    startDate: new Date(row.start_date),
+    trialEndDate: date(row.trial_end_date),
+    endDate: date(row.end_date),
+    hostingPaidUntil: date(row.hosting_paid_until),
+    maxProducts: row.max_products,
+    maxTransactions: row.max_transactions,
+    maxUsers: row.max_users,
+    maxBranches: row.max_branches,
+  };
+}
+
+/** Writes the pharmacy's subscription row ('current' in seed 000). */
+export async function insertSubscription(
+  q: Queryable,
+  pharmacyId: string,
+  sub: SubscriptionRecord,
+  origin: { initializedBy: string | null; method: string },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO subscriptions (pharmacy_id, plan_id, status, start_date, trial_end_date, end_date, hosting_paid_until,
+       max_products, max_transactions, max_users, max_branches, initialized_by, initialization_method)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+    [pharmacyId, sub.planId, sub.status, sub.startDate, sub.trialEndDate, sub.endDate, sub.hostingPaidUntil,
+      sub.maxProducts, sub.maxTransactions, sub.maxUsers, sub.maxBranches, origin.initializedBy, origin.method],
+  );
+}
+
+/** The pharmacy's subscription; a trial is created when there is none (seed 000 section 4). */
+export async function loadSubscription(q: Queryable, pharmacyId: string, now: Date): Promise<SubscriptionRecord> {
+  const [row] = await q.query<SubscriptionRow>(`SELECT * FROM subscriptions WHERE pharmacy_id = $1`, [pharmacyId]);
+  if (row) return toRecord(row);
+  const trial = newTrialSubscription(now);
+  await insertSubscription(q, pharmacyId, trial, { initializedBy: null, method: 'auto_on_read' });
+  return trial;
+}
+
+/**
+ * Usage counted from real rows: active non-demo members, active branches, products (when the products table
+ * exists) and transactions (sales rows once the POS issue's sales table exists; 0 until then).
+ */
+export async function countUsage(q: Queryable, pharmacyId: string): Promise<Record<LimitedResource, number>> {
+  const [tables] = await q.query<{ products: boolean; sales: boolean }>(
+    `SELECT to_regclass('public.products') IS NOT NULL AS products, to_regclass('public.sales') IS NOT NULL AS sales`,
+  );
+  const count = async (sql: string) => (await q.query<{ n: number }>(sql, [pharmacyId]))[0]?.n ?? 0;
+  return {
+    users: await count(`SELECT count(*)::int AS n FROM memberships WHERE pharmacy_id = $1 AND is_active AND role <> 'demo'`),
+    branches: await count(`SELECT count(*)::int AS n FROM branches WHERE pharmacy_id = $1 AND is_active`),
+    products: tables?.products ? await count(`SELECT count(*)::int AS n FROM products WHERE pharmacy_id = $1`) : 0,
+    transactions: tables?.sales ? await count(`SELECT count(*)::int AS n FROM sales WHERE pharmacy_id = $1`) : 0,
+  };
+}

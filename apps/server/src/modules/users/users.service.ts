@@ -1,0 +1,181 @@
+import type { Config } from '../../config.ts';
+import type { Database, Queryable } from '../../db/database.ts';
+import type { RequestContext } from '../../platform/access.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { Mailer } from '../../platform/mailer.ts';
+import { hashSecret, newSecret } from '../../platform/tokens.ts';
+import { audit } from '../audit/audit.ts';
+import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
+import {
+  existingBranchIds,
+  findMember,
+  findMembers,
+  findUserByEmail,
+  insertInvitedUser,
+  insertMembership,
+  membershipExists,
+  toMember,
+  updateMembership,
+  type Member,
+} from './users.repository.ts';
+
+/** How long an invitation link stays valid. */
+export const INVITE_DAYS = 7;
+
+interface Deps {
+  db: Database;
+  config: Config;
+  mailer: Mailer;
+}
+
+const holds = (ctx: RequestContext, permission: string) => ctx.permissions.includes('*') || ctx.permissions.includes(permission);
+
+export async function listMembers(db: Database, ctx: RequestContext): Promise<Member[]> {
+  const rows = await db.transaction({ pharmacyId: ctx.pharmacyId, userId: ctx.userId }, (q) => findMembers(q, ctx.pharmacyId));
+  return rows.map(toMember);
+}
+
+export interface InviteInput {
+  email: string;
+  name: string;
+  role: string;
+  permissions?: string[] | null;
+  allowedBranchIds?: string[] | null;
+  hasPosAccess: boolean;
+}
+
+async function assertBranchesOfTenant(q: Queryable, pharmacyId: string, ids: readonly string[] | null | undefined): Promise<void> {
+  if (!ids?.length) return;
+  const unique = [...new Set(ids)];
+  const found = await existingBranchIds(q, pharmacyId, unique);
+  if (found.length !== unique.length) {
+    throw new AppError('VALIDATION_FAILED', {
+      message: 'allowedBranchIds: Unknown branch',
+      details: { issues: [{ path: 'allowedBranchIds', message: 'Unknown branch' }] },
+    });
+  }
+}
+
+async function issueInvite(q: Queryable, deps: Deps, ctx: RequestContext, user: { id: string; email: string; name: string }): Promise<void> {
+  const secret = newSecret();
+  // Earlier links of the same invitation stop working once a new one is sent.
+  await q.query(`UPDATE one_time_tokens SET used_at = now() WHERE user_id = $1 AND purpose = 'invite' AND used_at IS NULL`, [user.id]);
+  await q.query(
+    `INSERT INTO one_time_tokens (token_hash, user_id, purpose, expires_at) VALUES ($1, $2, 'invite', now() + make_interval(days => $3))`,
+    [hashSecret(secret), user.id, INVITE_DAYS],
+  );
+  const [pharmacy] = await q.query<{ name: string }>(`SELECT name FROM pharmacies WHERE id = $1`, [ctx.pharmacyId]);
+  const pharmacyName = pharmacy?.name ?? 'PharmaPoint';
+  const link = `${deps.config.publicUrl}/accept-invite?token=${encodeURIComponent(secret)}`;
+  await deps.mailer.enqueue(
+    q,
+    {
+      to: user.email,
+      subject: `You are invited to ${pharmacyName} on PharmaPoint`,
+      text: `Hello ${user.name},\n\nYou have been invited to work at ${pharmacyName} on PharmaPoint.\nAccept the invitation and set your password here (valid for ${INVITE_DAYS} days):\n${link}\n`,
+      html: `<p>Hello ${escapeHtml(user.name)},</p><p>You have been invited to work at <strong>${escapeHtml(pharmacyName)}</strong> on PharmaPoint.</p><p><a href="${escapeHtml(link)}">Accept the invitation</a> (valid for ${INVITE_DAYS} days).</p>`,
+    },
+    ctx.pharmacyId,
+  );
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * Invites a member: creates the user (or reuses the account of that email), the membership and a one-time
+ * invitation link, and queues the email in the same transaction. Counts against the plan's user limit.
+ */
+export async function inviteMember(deps: Deps, ctx: RequestContext, input: InviteInput, now = new Date()): Promise<Member> {
+  const email = input.email.trim().toLowerCase();
+  const member = await deps.db.transaction({ pharmacyId: ctx.pharmacyId, userId: ctx.userId }, async (q) => {
+    await assertWithinPlanLimit(q, ctx.pharmacyId, 'users', 1, now);
+    await assertBranchesOfTenant(q, ctx.pharmacyId, input.allowedBranchIds);
+    const existing = await findUserByEmail(q, email);
+    if (existing && (await membershipExists(q, ctx.pharmacyId, existing.id))) {
+      throw new AppError('CONFLICT', { message: 'This person is already a member of this pharmacy.' });
+    }
+    const userId = existing?.id ?? (await insertInvitedUser(q, email, input.name));
+    await insertMembership(q, ctx.pharmacyId, {
+      userId,
+      role: input.role,
+      permissions: input.permissions ?? null,
+      allowedBranchIds: input.allowedBranchIds ?? null,
+      hasPosAccess: input.hasPosAccess,
+      invitedBy: ctx.userId,
+    });
+    await issueInvite(q, deps, ctx, { id: userId, email, name: existing?.name ?? input.name });
+    const row = await findMember(q, ctx.pharmacyId, userId);
+    if (!row) throw new Error('invited member not found');
+    const created = toMember(row);
+    await audit(q, ctx, 'invite', 'user', userId, null, created);
+    return created;
+  });
+  void deps.mailer.flush().catch(() => undefined);
+  return member;
+}
+
+/** Sends a new invitation link to a member who has not accepted yet (earlier links stop working). */
+export async function resendInvite(deps: Deps, ctx: RequestContext, userId: string): Promise<Member> {
+  const member = await deps.db.transaction({ pharmacyId: ctx.pharmacyId, userId: ctx.userId }, async (q) => {
+    const row = await findMember(q, ctx.pharmacyId, userId);
+    if (!row) throw new AppError('NOT_FOUND');
+    const current = toMember(row);
+    if (!current.invitePending) throw new AppError('CONFLICT', { message: 'This person has already accepted the invitation.' });
+    await issueInvite(q, deps, ctx, current);
+    await audit(q, ctx, 'resend_invite', 'user', userId, null, null);
+    return current;
+  });
+  void deps.mailer.flush().catch(() => undefined);
+  return member;
+}
+
+export interface MemberPatch {
+  name?: string;
+  role?: string;
+  permissions?: string[] | null;
+  allowedBranchIds?: string[] | null;
+  hasPosAccess?: boolean;
+  isActive?: boolean;
+}
+
+/**
+ * Edits a member. Only the owner edits the owner (whose role stays owner); nobody deactivates themselves;
+ * deactivating needs user:delete besides user:update. A deactivated member's sessions in this pharmacy end.
+ */
+export async function patchMember(db: Database, ctx: RequestContext, userId: string, patch: MemberPatch): Promise<Member> {
+  return db.transaction({ pharmacyId: ctx.pharmacyId, userId: ctx.userId }, async (q) => {
+    const row = await findMember(q, ctx.pharmacyId, userId, true);
+    if (!row) throw new AppError('NOT_FOUND');
+    const before = toMember(row);
+    if (before.isOwner && !ctx.subject.isOwner) {
+      throw new AppError('FORBIDDEN', { message: "Only the owner can change the owner's account." });
+    }
+    if (before.isOwner && patch.role !== undefined) throw new AppError('CONFLICT', { message: "The owner's role cannot be changed." });
+    if (patch.isActive === false && before.isActive) {
+      if (userId === ctx.userId) throw new AppError('FORBIDDEN', { message: 'You cannot deactivate your own account.' });
+      if (!holds(ctx, 'user:delete')) throw new AppError('FORBIDDEN');
+    }
+    await assertBranchesOfTenant(q, ctx.pharmacyId, patch.allowedBranchIds);
+    if (patch.name !== undefined && patch.name !== before.name) {
+      await q.query(`UPDATE users SET name = $2, updated_at = now() WHERE id = $1`, [userId, patch.name]);
+    }
+    const isActive = patch.isActive ?? before.isActive;
+    await updateMembership(q, ctx.pharmacyId, userId, {
+      role: patch.role ?? before.role,
+      permissions: patch.permissions === undefined ? before.permissions : patch.permissions,
+      allowedBranchIds: patch.allowedBranchIds === undefined ? before.allowedBranchIds : patch.allowedBranchIds,
+      hasPosAccess: patch.hasPosAccess ?? before.hasPosAccess,
+      isActive,
+    });
+    if (!isActive && before.isActive) {
+      await q.query(`UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND pharmacy_id = $2 AND revoked_at IS NULL`, [userId, ctx.pharmacyId]);
+    }
+    const after = await findMember(q, ctx.pharmacyId, userId);
+    if (!after) throw new Error('member vanished');
+    const member = toMember(after);
+    await audit(q, ctx, isActive === before.isActive ? 'update' : isActive ? 'reactivate' : 'deactivate', 'user', userId, before, member);
+    return member;
+  });
+}

@@ -1,0 +1,68 @@
+import type { Permission, PermissionSubject } from '@pharmapoint/domain/permissions';
+
+/**
+ * What a route requires. Every route declares one (the app refuses to start otherwise, and a test walks
+ * the route table): public, any signed-in user, a signed-in user working in a pharmacy, a permission, or
+ * the platform operator.
+ */
+export type RouteAccess =
+  | 'public'
+  | 'authenticated'
+  | 'tenant'
+  | 'operator'
+  | { permission: Permission }
+  | { anyOf: readonly Permission[] }
+  | { allOf: readonly Permission[] };
+
+export interface RouteAccessConfig {
+  access: RouteAccess;
+  /** Reachable while the session is locked (me, unlock, logout). */
+  allowWhenLocked?: boolean;
+  /** A write a demo user may still make (sign-out, unlock, lock): it changes only their own session. */
+  allowForDemo?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig extends Partial<RouteAccessConfig> {
+    access?: RouteAccess;
+  }
+  interface FastifyRequest {
+    auth: RequestAuth | null;
+  }
+}
+
+export interface SessionMembership {
+  role: string;
+  permissions: string[] | null;
+  allowedBranchIds: string[] | null;
+  defaultBranchId: string | null;
+  hasPosAccess: boolean;
+  isOwner: boolean;
+}
+
+/** The signed-in user of a request, loaded from the session cookie. */
+export interface RequestAuth {
+  tokenHash: string;
+  userId: string;
+  email: string;
+  name: string;
+  isPlatformOperator: boolean;
+  pharmacyId: string | null;
+  branchId: string | null;
+  membership: SessionMembership | null;
+  /** Effective permissions ('*' for admins, owners and operators). */
+  permissions: readonly string[];
+  subject: PermissionSubject;
+  isDemo: boolean;
+  locked: boolean;
+}
+
+/** What a service needs to know of its caller. Every tenant query names ctx.pharmacyId. */
+export interface RequestContext {
+  pharmacyId: string;
+  branchId: string | null;
+  userId: string;
+  permissions: readonly string[];
+  subject: PermissionSubject;
+  isDemo: boolean;
+}

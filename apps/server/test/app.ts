@@ -1,0 +1,42 @@
+import { buildApp, type App } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import type { Database } from '../src/db/database.ts';
+import { createMailer, type Mailer } from '../src/platform/mailer.ts';
+import { createTestDatabase, type DatabaseKind } from './database.ts';
+import { TestClient } from './http.ts';
+
+export interface TestApp {
+  app: App;
+  db: Database;
+  config: Config;
+  mailer: Mailer;
+  client(ip?: string): TestClient;
+  close(): Promise<void>;
+}
+
+/** The real application on a fresh database of the given kind; config overrides for the test (SMTP_URL, ...). */
+export async function createTestApp(kind: DatabaseKind, overrides: Partial<Config> = {}): Promise<TestApp> {
+  const db = await createTestDatabase(kind);
+  const config: Config = {
+    ...loadConfig({}),
+    webDist: '/nonexistent',
+    seed: false,
+    publicUrl: 'http://localhost:3000',
+    ...overrides,
+  };
+  const mailer = createMailer({ db, config });
+  const app = await buildApp({ db, config, mailer });
+  await app.ready();
+  return {
+    app,
+    db,
+    config,
+    mailer,
+    client: (ip?: string) => new TestClient(app, ip),
+    async close() {
+      await app.close();
+      await mailer.stop();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/database.ts';
+import { createTestDatabase, testDatabaseKinds } from './database.ts';
+
+describe.each(testDatabaseKinds())('row-level security on %s', (kind) => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await createTestDatabase(kind);
+    await db.owner.query(`INSERT INTO pharmacies (id, name) VALUES ('pharm_a', 'A'), ('pharm_b', 'B')`);
+    await db.owner.query(`INSERT INTO branches (pharmacy_id, name, is_default) VALUES ('pharm_a', 'Main Branch', true), ('pharm_b', 'Main Branch', true)`);
+  });
+  afterAll(async () => db?.close());
+
+  it('shows nothing of a tenant table when no tenant is set', async () => {
+    const rows = await db.transaction({}, (q) => q.query('SELECT * FROM branches'));
+    expect(rows).toEqual([]);
+  });
+
+  it('shows only the rows of the tenant that is set', async () => {
+    const rows = await db.transaction({ pharmacyId: 'pharm_a' }, (q) => q.query<{ pharmacy_id: string }>('SELECT pharmacy_id FROM branches'));
+    expect(rows.map((r) => r.pharmacy_id)).toEqual(['pharm_a']);
+  });
+
+  it('refuses to write a row into another tenant', async () => {
+    await expect(
+      db.transaction({ pharmacyId: 'pharm_a' }, (q) => q.query(`INSERT INTO branches (pharmacy_id, name) VALUES ('pharm_b', 'Sneaky')`)),
+    ).rejects.toThrow(/row-level security/);
+  });
+
+  it('cannot update or delete another tenant\'s rows', async () => {
+    const updated = await db.transaction({ pharmacyId: 'pharm_a' }, (q) =>
+      q.query(`UPDATE branches SET name = 'Taken' WHERE pharmacy_id = 'pharm_b' RETURNING id`),
+    );
+    expect(updated).toEqual([]);
+    const [row] = await db.owner.query<{ name: string }>(`SELECT name FROM branches WHERE pharmacy_id = 'pharm_b'`);
+    expect(row?.name).toBe('Main Branch');
+  });
+
+  it('runs requests as a role that is neither superuser nor table owner', async () => {
+    const [row] = await db.transaction({}, (q) =>
+      q.query<{ rolsuper: boolean; rolbypassrls: boolean; current_user: string }>(
+        'SELECT rolsuper, rolbypassrls, current_user FROM pg_roles WHERE rolname = current_user',
+      ),
+    );
+    expect(row).toEqual({ rolsuper: false, rolbypassrls: false, current_user: 'pharmapoint_app' });
+  });
+});

@@ -1,0 +1,74 @@
+import type { Database } from '../src/db/database.ts';
+import type { RequestContext } from '../src/platform/access.ts';
+import type { TestApp } from './app.ts';
+import type { TestClient } from './http.ts';
+import { signedInClient, stockPharmacy, type StockPharmacy } from './import-helpers.ts';
+
+/** A pharmacy for the products and stock tests: a paid, hosted standard plan (unlimited), branches and one user per role. */
+export async function stockTestPharmacy(
+  db: Database,
+  id: string,
+  roles: readonly string[] = ['owner', 'manager', 'inventory', 'cashier', 'demo'],
+): Promise<StockPharmacy> {
+  const pharmacy = await stockPharmacy(db, id, { roles, branchNames: ['Main Branch', 'Westlands Branch'] });
+  await db.owner.query(`UPDATE subscriptions SET hosting_paid_until = now() + interval '1 year' WHERE pharmacy_id = $1`, [id]);
+  return pharmacy;
+}
+
+/** Signed-in clients per role of the pharmacy, working in its first branch. */
+export async function clientsOf(t: TestApp, pharmacy: StockPharmacy): Promise<Record<string, TestClient>> {
+  const clients: Record<string, TestClient> = {};
+  for (const [role, userId] of Object.entries(pharmacy.users)) {
+    clients[role] = await signedInClient(t, userId, pharmacy.pharmacyId, pharmacy.branches[0]!.id);
+  }
+  return clients;
+}
+
+/** A request context of an owner (every permission) for calling services directly. */
+export function ownerContext(pharmacy: StockPharmacy, branchIndex = 0): RequestContext {
+  return {
+    pharmacyId: pharmacy.pharmacyId,
+    branchId: pharmacy.branches[branchIndex]!.id,
+    userId: pharmacy.users.owner!,
+    permissions: ['*'],
+    subject: { role: 'owner', isOwner: true },
+    isDemo: false,
+  };
+}
+
+/** A business date `days` from today (UTC calendar; tests keep a margin of days around today). */
+export function daysFromToday(days: number): string {
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * Every way the ledger can disagree with the stock on hand, for a pharmacy: per branch and product,
+ * quantity + reserved vs the batches and vs the movements; per batch, its quantity + reserved vs its movements;
+ * anything negative; a movement whose quantity_after is negative. Empty when all is well.
+ */
+export async function ledgerProblems(db: Database, pharmacyId: string): Promise<unknown[]> {
+  const perProduct = await db.owner.query(
+    `WITH b AS (SELECT branch_id, product_id, sum(quantity + reserved_quantity)::bigint AS q FROM batches WHERE pharmacy_id = $1 GROUP BY 1, 2),
+          m AS (SELECT branch_id, product_id, sum(delta)::bigint AS q FROM stock_movements WHERE pharmacy_id = $1 GROUP BY 1, 2)
+     SELECT 'branch' AS problem, bp.branch_id, bp.product_id, bp.quantity, bp.reserved_quantity, b.q AS batches, m.q AS movements
+       FROM branch_products bp
+       LEFT JOIN b ON b.branch_id = bp.branch_id AND b.product_id = bp.product_id
+       LEFT JOIN m ON m.branch_id = bp.branch_id AND m.product_id = bp.product_id
+      WHERE bp.pharmacy_id = $1
+        AND (bp.quantity + bp.reserved_quantity <> COALESCE(b.q, 0) OR bp.quantity + bp.reserved_quantity <> COALESCE(m.q, 0)
+             OR bp.quantity < 0 OR bp.reserved_quantity < 0)`,
+    [pharmacyId],
+  );
+  const perBatch = await db.owner.query(
+    `SELECT 'batch' AS problem, b.id, b.quantity, b.reserved_quantity, COALESCE(m.q, 0) AS movements
+       FROM batches b
+       LEFT JOIN (SELECT batch_id, sum(delta)::bigint AS q FROM stock_movements WHERE pharmacy_id = $1 GROUP BY 1) m ON m.batch_id = b.id
+      WHERE b.pharmacy_id = $1 AND (b.quantity + b.reserved_quantity <> COALESCE(m.q, 0) OR b.quantity < 0 OR b.reserved_quantity < 0)`,
+    [pharmacyId],
+  );
+  const negativeAfter = await db.owner.query(
+    `SELECT 'movement' AS problem, id, quantity_after FROM stock_movements WHERE pharmacy_id = $1 AND (quantity_after < 0 OR batch_id IS NULL)`,
+    [pharmacyId],
+  );
+  return [...perProduct, ...perBatch, ...negativeAfter];
+}

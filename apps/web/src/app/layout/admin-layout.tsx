@@ -1,0 +1,62 @@
+import { useState } from 'react';
+import { NavLink, Outlet, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { BarChart3, Database, FileText, LayoutDashboard, LogOut, Menu, Palette, Server, UserPlus, Users, UsersRound } from 'lucide-react';
+import { cn } from '@/lib/cn';
+import { Button } from '@/components/ui/button';
+
+const LINKS = [
+  { key: 'saasDashboard', to: '/app/admin/saas-dashboard', icon: LayoutDashboard },
+  { key: 'customers', to: '/app/admin/customers', icon: Users },
+  { key: 'customerSetup', to: '/app/admin/customers/new', icon: UserPlus },
+  { key: 'demos', to: '/app/admin/demos', icon: UsersRound },
+  { key: 'analytics', to: '/app/admin/analytics', icon: BarChart3 },
+  { key: 'reports', to: '/app/admin/reports', icon: FileText },
+  { key: 'themeCustomizer', to: '/app/admin/theme-customizer', icon: Palette },
+  { key: 'hosting', to: '/app/admin/hosting', icon: Server },
+  { key: 'database', to: '/app/admin/database', icon: Database },
+] as const;
+
+/** The operator's admin area: its own sidebar, the Admin Mode banner and Exit Admin Mode. */
+export function AdminLayout() {
+  const { t } = useTranslation('admin');
+  const navigate = useNavigate();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const exit = () => void navigate('/app/dashboard');
+  return (
+    <div className="min-h-screen">
+      <div role="status" className="flex items-center justify-between gap-3 bg-purple-700 px-4 py-2 text-sm text-white">
+        <span className="font-semibold">{t('layout.banner')}</span>
+        <Button size="sm" variant="outline" onClick={exit} icon={<LogOut className="size-4" aria-hidden="true" />}>
+          {t('layout.exit')}
+        </Button>
+      </div>
+      <div className="flex flex-col lg:flex-row">
+        <nav aria-label={t('layout.navLabel')} className="bg-slate-900 text-white lg:min-h-[calc(100vh-2.75rem)] lg:w-60">
+          <button type="button" className="flex w-full items-center gap-2 px-4 py-3 lg:hidden" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>
+            <Menu className="size-5" aria-hidden="true" />
+            {t('layout.menu')}
+          </button>
+          <ul className={cn('space-y-1 p-3', menuOpen ? 'block' : 'hidden lg:block')}>
+            {LINKS.map(({ key, to, icon: Icon }) => (
+              <li key={key}>
+                <NavLink
+                  to={to}
+                  end
+                  onClick={() => setMenuOpen(false)}
+                  className={({ isActive }) => cn('flex items-center gap-2 rounded-md px-3 py-2 text-sm', isActive ? 'bg-white/15 font-semibold' : 'text-slate-300 hover:bg-white/10')}
+                >
+                  <Icon className="size-4" aria-hidden="true" />
+                  {t(`layout.links.${key}`)}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main id="main" className="flex-1 p-4 md:p-6 lg:p-8">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

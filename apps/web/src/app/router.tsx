@@ -1,0 +1,222 @@
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { LoadingState } from '@/components/ui/loading-state';
+import { RequireOperator, RequirePermission, RequireUser, AccessDenied } from '@/app/guards';
+import { RootErrorBoundary, ScreenErrorBoundary } from '@/app/error-boundaries';
+import { RootLayout } from '@/app/layout/root-layout';
+import { UnknownPathRedirect } from '@/app/layout/unknown-path-redirect';
+
+/** Every screen is its own chunk: the entry carries only the shell (seed 000 section 2, lazy screens). */
+type Screen = LazyExoticComponent<ComponentType>;
+const screen = (load: () => Promise<{ default: ComponentType }>): Screen => lazy(load);
+
+// The signed-in and admin shells are chunks of their own too: the landing page does not carry them.
+const AppLayout = lazy(() => import('@/app/layout/app-layout').then((module) => ({ default: module.AppLayout })));
+const AdminLayout = lazy(() => import('@/app/layout/admin-layout').then((module) => ({ default: module.AdminLayout })));
+
+const Landing = screen(() => import('@/features/public/routes/landing-page'));
+const Demo = screen(() => import('@/features/public/routes/demo-page'));
+const DemoRegister = screen(() => import('@/features/public/routes/demo-register-page'));
+const DemoAccess = screen(() => import('@/features/public/routes/demo-access-page'));
+const Purchase = screen(() => import('@/features/public/routes/purchase-page'));
+const PaymentConfirmation = screen(() => import('@/features/public/routes/payment-confirmation-page'));
+const PasswordSetup = screen(() => import('@/features/public/routes/password-setup-page'));
+const AdminRecovery = screen(() => import('@/features/public/routes/admin-recovery-page'));
+const Login = screen(() => import('@/features/auth/routes/login-page'));
+const ForgotPassword = screen(() => import('@/features/auth/routes/forgot-password-page'));
+const ResetPassword = screen(() => import('@/features/auth/routes/reset-password-page'));
+const VerifyEmail = screen(() => import('@/features/auth/routes/verify-email-page'));
+const AcceptInvite = screen(() => import('@/features/auth/routes/accept-invite-page'));
+const Profile = screen(() => import('@/features/auth/routes/profile-page'));
+const Pos = screen(() => import('@/features/pos/routes/pos-page'));
+const Dashboard = screen(() => import('@/features/dashboard/routes/dashboard-page'));
+const Manual = screen(() => import('@/features/manual/routes/manual-page'));
+const Subscription = screen(() => import('@/features/subscription/routes/subscription-page'));
+const PermissionDebugger = screen(() => import('@/features/debug/routes/permission-debugger-page'));
+const Products = screen(() => import('@/features/products/routes/products-page'));
+const ProductHistory = screen(() => import('@/features/products/routes/product-history-page'));
+const ProductForm = screen(() => import('@/features/products/routes/product-form-page'));
+const BulkImport = screen(() => import('@/features/products/routes/bulk-import-page'));
+const Branches = screen(() => import('@/features/branches/routes/branches-page'));
+const Settings = screen(() => import('@/features/settings/routes/settings-page'));
+const Users = screen(() => import('@/features/users/routes/users-page'));
+const AllSales = screen(() => import('@/features/sales/routes/all-sales-page'));
+const SuspendedSales = screen(() => import('@/features/sales/routes/suspended-sales-page'));
+const SalesReturns = screen(() => import('@/features/sales/routes/sales-returns-page'));
+const SalesDocuments = screen(() => import('@/features/sales/routes/sales-documents-page'));
+const PaymentSummary = screen(() => import('@/features/sales/routes/payment-summary-page'));
+const PurchaseForm = screen(() => import('@/features/purchases/routes/purchase-form-page'));
+const PurchasesView = screen(() => import('@/features/purchases/routes/purchases-view-page'));
+const PurchaseReturns = screen(() => import('@/features/purchases/routes/purchase-returns-page'));
+const PurchaseReturnCreate = screen(() => import('@/features/purchases/routes/purchase-return-create-page'));
+const Contacts = screen(() => import('@/features/contacts/routes/contacts-page'));
+const ContactDetail = screen(() => import('@/features/contacts/routes/contact-detail-page'));
+const SalesReport = screen(() => import('@/features/reports/routes/sales-report-page'));
+const ExpensesReport = screen(() => import('@/features/reports/routes/expenses-report-page'));
+const SuppliersReport = screen(() => import('@/features/reports/routes/suppliers-report-page'));
+const ExpiryReport = screen(() => import('@/features/reports/routes/expiry-report-page'));
+const LowStockReport = screen(() => import('@/features/reports/routes/low-stock-report-page'));
+const InventoryReport = screen(() => import('@/features/reports/routes/inventory-report-page'));
+const RefillAlerts = screen(() => import('@/features/reports/routes/refill-alerts-page'));
+const StockAdjustmentsReport = screen(() => import('@/features/reports/routes/stock-adjustments-report-page'));
+const StockTransfersReport = screen(() => import('@/features/reports/routes/stock-transfers-report-page'));
+const DdaReport = screen(() => import('@/features/reports/routes/dda-report-page'));
+const StockTransfers = screen(() => import('@/features/stock/routes/stock-transfers-page'));
+const StockAdjustments = screen(() => import('@/features/stock/routes/stock-adjustments-page'));
+const ViewAdjustments = screen(() => import('@/features/stock/routes/view-adjustments-page'));
+const SaasDashboard = screen(() => import('@/features/admin/routes/saas-dashboard-page'));
+const AdminDemos = screen(() => import('@/features/admin/routes/demos-page'));
+const AdminAnalytics = screen(() => import('@/features/admin/routes/analytics-page'));
+const AdminReports = screen(() => import('@/features/admin/routes/reports-page'));
+const CustomerSetup = screen(() => import('@/features/admin/routes/customer-setup-page'));
+const Customers = screen(() => import('@/features/admin/routes/customers-page'));
+const ThemeCustomizer = screen(() => import('@/features/admin/routes/theme-customizer-page'));
+const Hosting = screen(() => import('@/features/admin/routes/hosting-page'));
+const Database = screen(() => import('@/features/admin/routes/database-page'));
+
+interface Guard {
+  any?: readonly string[];
+  all?: readonly string[];
+}
+
+function render(Component: Screen, guard?: Guard, fullScreen = false): ReactNode {
+  const content = (
+    <Suspense fallback={<LoadingState fullScreen={fullScreen} />}>
+      <Component />
+    </Suspense>
+  );
+  return guard ? (
+    <RequirePermission any={guard.any} all={guard.all}>
+      {content}
+    </RequirePermission>
+  ) : (
+    content
+  );
+}
+
+/** A route whose render errors stay inside it (Something went wrong), under the layout. */
+function page(path: string, Component: Screen, guard?: Guard): RouteObject {
+  return { path, element: render(Component, guard), errorElement: <ScreenErrorBoundary /> };
+}
+
+/** A full-page public route. */
+function publicPage(path: string, Component: Screen): RouteObject {
+  return { path, element: render(Component, undefined, true), errorElement: <ScreenErrorBoundary /> };
+}
+
+const any = (...permissions: string[]): Guard => ({ any: permissions });
+
+/** The route table of seed 000 section 2 and seed 002 section 2, with the guards of the specification. */
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <RootErrorBoundary />,
+    children: [
+      publicPage('/', Landing),
+      publicPage('/landing', Landing),
+      publicPage('/demo', Demo),
+      publicPage('/demo-register', DemoRegister),
+      publicPage('/demo-access', DemoAccess),
+      publicPage('/purchase', Purchase),
+      publicPage('/payment-confirmation', PaymentConfirmation),
+      publicPage('/password-setup', PasswordSetup),
+      publicPage('/admin-recovery', AdminRecovery),
+      publicPage('/login', Login),
+      publicPage('/forgot-password', ForgotPassword),
+      publicPage('/reset-password', ResetPassword),
+      publicPage('/verify-email', VerifyEmail),
+      publicPage('/accept-invite', AcceptInvite),
+      { path: '/unauthorized', element: <AccessDenied /> },
+      { path: '/dashboard', element: <Navigate to="/app/dashboard" replace /> },
+      { path: '/products', element: <Navigate to="/app/products" replace /> },
+      { path: '/trial', element: <Navigate to="/demo-register" replace /> },
+      { path: '/register', element: <Navigate to="/demo-register" replace /> },
+      {
+        path: '/pos',
+        element: <RequireUser>{render(Pos, any('pos:access'), true)}</RequireUser>,
+        errorElement: <ScreenErrorBoundary />,
+      },
+      {
+        path: '/app/admin',
+        element: (
+          <RequireOperator>
+            <Suspense fallback={<LoadingState fullScreen />}>
+              <AdminLayout />
+            </Suspense>
+          </RequireOperator>
+        ),
+        children: [
+          { index: true, element: <Navigate to="saas-dashboard" replace /> },
+          page('saas-dashboard', SaasDashboard),
+          page('dashboard', SaasDashboard),
+          page('demos', AdminDemos),
+          page('analytics', AdminAnalytics),
+          page('reports', AdminReports),
+          page('customers/new', CustomerSetup),
+          page('customers', Customers),
+          page('theme-customizer', ThemeCustomizer),
+          page('hosting', Hosting),
+          page('database', Database),
+        ],
+      },
+      {
+        path: '/app',
+        element: (
+          <RequireUser>
+            <Suspense fallback={<LoadingState fullScreen />}>
+              <AppLayout />
+            </Suspense>
+          </RequireUser>
+        ),
+        children: [
+          { index: true, element: <Navigate to="/app/dashboard" replace /> },
+          page('dashboard', Dashboard),
+          page('manual', Manual),
+          page('subscription', Subscription),
+          page('upgrade', Subscription),
+          page('debug-permissions', PermissionDebugger),
+          page('profile', Profile),
+          page('products', Products, any('product:read')),
+          page('products/history/:id', ProductHistory, any('product:read')),
+          page('products/add', ProductForm, any('product:create')),
+          page('products/edit/:id', ProductForm, any('product:update')),
+          page('products/bulk-import', BulkImport, any('product:create')),
+          page('branches', Branches, any('settings:system')),
+          page('settings', Settings, any('settings:system', 'settings:business')),
+          page('users', Users, any('user:read')),
+          page('allsales', AllSales, any('sales:read')),
+          page('suspended-sales', SuspendedSales, any('sales:read')),
+          page('sales/returns', SalesReturns, any('sales:read')),
+          page('sales/documents', SalesDocuments, any('sales:read')),
+          page('sales/payment-summary', PaymentSummary, any('sales:read')),
+          { path: 'purchases', element: <Navigate to="/app/purchases/new" replace /> },
+          page('purchases/new', PurchaseForm, any('purchase:create')),
+          page('purchases/edit/:id', PurchaseForm, any('purchase:create')),
+          page('purchases/view', PurchasesView, any('purchase:read')),
+          page('purchase-returns', PurchaseReturns, any('purchase:return')),
+          page('purchase-returns/create', PurchaseReturnCreate, any('purchase:return')),
+          page('contacts', Contacts, any('contact:read')),
+          page('contacts/:id', ContactDetail, any('contact:read')),
+          page('reports/sales', SalesReport, any('report:sales')),
+          page('reports/expenses', ExpensesReport, any('report:financial')),
+          page('reports/suppliers', SuppliersReport, any('report:financial')),
+          page('reports/expiry', ExpiryReport, any('report:inventory')),
+          page('reports/low-stock', LowStockReport, any('report:inventory')),
+          page('reports/inventory', InventoryReport, any('report:inventory')),
+          page('reports/refill-alerts', RefillAlerts, any('report:inventory')),
+          page('reports/stock-adjustments', StockAdjustmentsReport, any('report:inventory')),
+          page('reports/stock-transfers', StockTransfersReport, any('report:inventory')),
+          page('reports/view-adjustments', ViewAdjustments, any('report:inventory')),
+          page('reports/dda', DdaReport, any('report:advanced')),
+          page('stock-transfers', StockTransfers, any('inventory:transfer:create')),
+          page('stock-adjustments', StockAdjustments, any('inventory:adjust')),
+        ],
+      },
+      { path: '*', element: <UnknownPathRedirect /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

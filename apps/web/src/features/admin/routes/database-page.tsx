@@ -1,0 +1,5 @@
+import { PlaceholderScreen } from '@/app/placeholder-screen';
+
+export default function DatabasePage() {
+  return <PlaceholderScreen screen="database" />;
+}

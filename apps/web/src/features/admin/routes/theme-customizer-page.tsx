@@ -1,0 +1,5 @@
+import { PlaceholderScreen } from '@/app/placeholder-screen';
+
+export default function ThemeCustomizerPage() {
+  return <PlaceholderScreen screen="themeCustomizer" />;
+}

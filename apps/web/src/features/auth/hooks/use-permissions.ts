@@ -1,0 +1,40 @@
+import { useMemo } from 'react';
+import type { MeResponse } from '@pharmapoint/domain/auth';
+import {
+  hasAllPermissions,
+  hasAnyPermission,
+  hasPermission,
+  isAdminSubject,
+  type PermissionSubject,
+} from '@pharmapoint/domain/permissions';
+import { useMe } from '@/features/auth/api/get-me';
+
+/** The permission subject of the signed-in user, from GET /api/me (effective permissions already applied). */
+export function subjectFromMe(me: MeResponse | null | undefined): PermissionSubject | null {
+  if (!me) return null;
+  return {
+    role: me.membership?.role ?? (me.isDemo ? 'demo' : me.user.isPlatformOperator ? 'operator' : 'user'),
+    isOwner: me.membership?.isOwner ?? false,
+    hasPOSAccess: me.membership?.hasPosAccess ?? false,
+    permissions: me.permissions,
+    isDemoUser: me.isDemo,
+    isPlatformOperator: me.user.isPlatformOperator,
+  };
+}
+
+/** Permission checks for the signed-in user, with the same rules as the server. */
+export function usePermissions() {
+  const { data: me } = useMe();
+  return useMemo(() => {
+    const subject = subjectFromMe(me);
+    return {
+      me: me ?? null,
+      subject,
+      isDemo: Boolean(me?.isDemo),
+      isAdmin: subject ? isAdminSubject(subject) || Boolean(subject.isPlatformOperator) : false,
+      can: (permission: string) => (subject ? hasPermission(subject, permission) : false),
+      canAny: (permissions: readonly string[]) => (subject ? hasAnyPermission(subject, permissions) : false),
+      canAll: (permissions: readonly string[]) => (subject ? hasAllPermissions(subject, permissions) : false),
+    };
+  }, [me]);
+}

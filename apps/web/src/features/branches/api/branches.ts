@@ -1,0 +1,55 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import { meQueryKey } from '@/features/auth/api/get-me';
+
+/** A branch as GET /api/branches returns it. */
+export interface Branch {
+  id: string;
+  name: string;
+  address: string | null;
+  phone: string | null;
+  isDefault: boolean;
+  isActive: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface BranchInput {
+  name: string;
+  address: string | null;
+  phone: string | null;
+  isDefault?: boolean;
+}
+
+export type BranchPatch = Partial<BranchInput> & { isActive?: boolean };
+
+export const branchesQueryKey = ['branches'] as const;
+
+export function useBranches() {
+  return useQuery({ queryKey: branchesQueryKey, queryFn: async () => (await api.get<{ branches: Branch[] }>('/api/branches')).branches });
+}
+
+/** After any branch change: the list, the user's allowed branches (/api/me), settings and plan usage. */
+function useInvalidateBranches() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all(
+      [branchesQueryKey, meQueryKey, ['settings'], ['subscription']].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+    );
+}
+
+export function useCreateBranch() {
+  const invalidate = useInvalidateBranches();
+  return useMutation({
+    mutationFn: async (input: BranchInput) => (await api.post<{ branch: Branch }>('/api/branches', input)).branch,
+    onSuccess: invalidate,
+  });
+}
+
+export function useUpdateBranch() {
+  const invalidate = useInvalidateBranches();
+  return useMutation({
+    mutationFn: async ({ id, patch }: { id: string; patch: BranchPatch }) => (await api.patch<{ branch: Branch }>(`/api/branches/${id}`, patch)).branch,
+    onSuccess: invalidate,
+  });
+}

@@ -1,0 +1,172 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import {
+  BarChart3,
+  Bell,
+  CheckCircle2,
+  Lightbulb,
+  Monitor,
+  Package,
+  PackagePlus,
+  Receipt,
+  Settings,
+  TrendingDown,
+  Users,
+  Wallet,
+  type LucideIcon,
+} from 'lucide-react';
+import type { MeResponse } from '@pharmapoint/domain/auth';
+import { canAccessPOS, canSeeSettings, isBasicUser, type PermissionSubject } from '@pharmapoint/domain/permissions';
+import { usePermissions } from '@/features/auth/hooks/use-permissions';
+import { Badge } from '@/components/ui/badge';
+import { Card } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { formatDateTime } from '@/lib/format';
+import { greetingKey } from '@/features/dashboard/greeting';
+
+interface QuickAction {
+  key: string;
+  to: string;
+  icon: LucideIcon;
+  visible: (subject: PermissionSubject, can: (p: string) => boolean) => boolean;
+}
+
+const QUICK_ACTIONS: readonly QuickAction[] = [
+  { key: 'pos', to: '/pos', icon: Monitor, visible: (s) => canAccessPOS(s) },
+  { key: 'products', to: '/app/products', icon: Package, visible: (_s, can) => can('product:read') },
+  { key: 'addProduct', to: '/app/products/add', icon: PackagePlus, visible: (s, can) => !s.isDemoUser && can('product:create') },
+  { key: 'contacts', to: '/app/contacts', icon: Users, visible: (_s, can) => can('contact:read') },
+  { key: 'salesReport', to: '/app/reports/sales', icon: BarChart3, visible: (_s, can) => can('report:sales') },
+  { key: 'expenses', to: '/app/reports/expenses', icon: Wallet, visible: (_s, can) => can('report:financial') },
+  { key: 'lowStock', to: '/app/reports/low-stock', icon: TrendingDown, visible: (_s, can) => can('report:inventory') },
+  { key: 'refillAlerts', to: '/app/reports/refill-alerts', icon: Bell, visible: (_s, can) => can('report:inventory') },
+  { key: 'settings', to: '/app/settings', icon: Settings, visible: (s) => canSeeSettings(s) },
+];
+
+function useNow(intervalMs: number): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(new Date()), intervalMs);
+    return () => window.clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}
+
+function Greeting({ me, now }: { me: MeResponse; now: Date }) {
+  const { t } = useTranslation('dashboard');
+  const name = me.user.displayName || me.user.name || me.user.email.split('@')[0] || 'User';
+  const role = me.membership?.role ?? (me.isDemo ? 'demo' : null);
+  return (
+    <div className="rounded-xl bg-gradient-to-r from-primary to-secondary p-6 text-white shadow">
+      <h1 className="text-2xl font-bold md:text-3xl">{t(`greeting.${greetingKey(now.getHours())}`, { name })}</h1>
+      <div className="mt-3 flex flex-wrap items-center gap-2 text-sm text-white/90">
+        {role ? <Badge className="bg-white/20 text-white">{t(`shell:roles.${role}`, { defaultValue: role })}</Badge> : null}
+        {me.branch ? <span>{t('branch', { name: me.branch.name })}</span> : null}
+        <span aria-hidden="true">·</span>
+        <time dateTime={now.toISOString()}>{formatDateTime(now)}</time>
+      </div>
+    </div>
+  );
+}
+
+function QuickActions({ subject, can }: { subject: PermissionSubject; can: (p: string) => boolean }) {
+  const { t } = useTranslation('dashboard');
+  const actions = QUICK_ACTIONS.filter((action) => action.visible(subject, can));
+  if (actions.length === 0) return null;
+  return (
+    <Card title={t('quickActions.title')}>
+      <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
+        {actions.map(({ key, to, icon: Icon }) => (
+          <li key={key}>
+            <Link to={to} className="flex h-full flex-col items-center gap-2 rounded-lg border border-slate-200 p-4 text-center text-sm font-medium text-slate-700 hover:border-primary hover:text-primary">
+              <Icon className="size-6" aria-hidden="true" />
+              {t(`quickActions.${key}`)}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+/** The basic-user welcome page of seed 002: three cards, four daily tips and the system status. */
+function BasicWelcome({ subject, can }: { subject: PermissionSubject; can: (p: string) => boolean }) {
+  const { t } = useTranslation('dashboard');
+  const cards = [
+    { key: 'pos', to: '/pos', icon: Monitor, show: canAccessPOS(subject) },
+    { key: 'products', to: '/app/products', icon: Package, show: can('product:read') },
+    { key: 'customers', to: '/app/contacts', icon: Users, show: can('contact:read') },
+  ];
+  const tips = ['tip1', 'tip2', 'tip3', 'tip4'];
+  const systems = ['pos', 'products', 'payments'];
+  return (
+    <>
+      <ul className="grid gap-4 md:grid-cols-3">
+        {cards.map(({ key, to, icon: Icon, show }) => (
+          <li key={key}>
+            {show ? (
+              <Link to={to} className="flex h-full flex-col gap-2 rounded-lg border border-slate-200 bg-white p-5 shadow-sm hover:border-primary">
+                <Icon className="size-8 text-primary" aria-hidden="true" />
+                <span className="font-semibold text-slate-900">{t(`welcome.cards.${key}.title`)}</span>
+                <span className="text-sm text-slate-600">{t(`welcome.cards.${key}.body`)}</span>
+              </Link>
+            ) : (
+              <div className="flex h-full flex-col gap-2 rounded-lg border border-slate-200 bg-slate-50 p-5 text-slate-500">
+                <Icon className="size-8" aria-hidden="true" />
+                <span className="font-semibold">{t(`welcome.cards.${key}.title`)}</span>
+                <span className="text-sm">{t('welcome.noAccess')}</span>
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+      <div className="grid gap-4 md:grid-cols-2">
+        <Card title={t('welcome.tipsTitle')}>
+          <ul className="space-y-2 text-sm text-slate-700">
+            {tips.map((tip) => (
+              <li key={tip} className="flex gap-2">
+                <Lightbulb className="mt-0.5 size-4 shrink-0 text-accent" aria-hidden="true" />
+                {t(`welcome.tips.${tip}`)}
+              </li>
+            ))}
+          </ul>
+        </Card>
+        <Card title={t('welcome.statusTitle')}>
+          <ul className="space-y-2 text-sm">
+            {systems.map((system) => (
+              <li key={system} className="flex items-center justify-between">
+                <span className="text-slate-700">{t(`welcome.systems.${system}`)}</span>
+                <span className="flex items-center gap-1 font-medium text-emerald-700">
+                  <CheckCircle2 className="size-4" aria-hidden="true" />
+                  {t('welcome.online')}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      </div>
+    </>
+  );
+}
+
+export default function DashboardPage() {
+  const { t } = useTranslation('dashboard');
+  const { me, subject, can } = usePermissions();
+  const now = useNow(60_000);
+  if (!me || !subject) return null;
+  const basic = isBasicUser(subject) || !can('report:sales');
+  return (
+    <div className="space-y-6">
+      <Greeting me={me} now={now} />
+      {basic ? (
+        <BasicWelcome subject={subject} can={can} />
+      ) : (
+        <>
+          <QuickActions subject={subject} can={can} />
+          <EmptyState icon={<Receipt className="size-10" />} title={t('analytics.title')} description={t('analytics.description')} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,5 @@
+import { PlaceholderScreen } from '@/app/placeholder-screen';
+
+export default function DemoRegisterPage() {
+  return <PlaceholderScreen screen="demoRegister" />;
+}

@@ -1,0 +1,5 @@
+import { PlaceholderScreen } from '@/app/placeholder-screen';
+
+export default function PurchaseFormPage() {
+  return <PlaceholderScreen screen="purchaseForm" />;
+}

@@ -1,0 +1,61 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Settings } from '@pharmapoint/domain/settings';
+import { api } from '@/lib/api';
+import { meQueryKey } from '@/features/auth/api/get-me';
+
+export const settingsQueryKey = ['settings'] as const;
+export const themeQueryKey = ['pharmacy-theme'] as const;
+
+/** GET /api/settings: the sanitised document of the pharmacy. */
+export interface SettingsResponse {
+  settings: Settings;
+  updatedAt: string | null;
+}
+
+/** The pharmacy theme and receipt branding (PUT /api/pharmacy/theme). */
+export interface Theme {
+  primaryColor: string;
+  secondaryColor: string;
+  accentColor?: string;
+  backgroundColor?: string;
+  headerColor?: string;
+  logoUrl?: string | null;
+  appTitle?: string;
+  titleFormat?: string;
+  receiptHeader?: string;
+  receiptFooter?: string;
+  location?: string;
+  ownerPhone?: string;
+}
+
+export function useSettings() {
+  return useQuery({ queryKey: settingsQueryKey, queryFn: () => api.get<SettingsResponse>('/api/settings') });
+}
+
+export function useSaveSettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (settings: Settings) => api.put<{ settings: Settings; message: string }>('/api/settings', settings),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: settingsQueryKey });
+    },
+  });
+}
+
+export function useTheme(enabled: boolean) {
+  return useQuery({ queryKey: themeQueryKey, queryFn: () => api.get<{ theme: Theme }>('/api/pharmacy/theme'), enabled });
+}
+
+export function useSaveTheme() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (theme: Theme) => api.put<{ theme: Theme }>('/api/pharmacy/theme', theme),
+    onSuccess: async () => {
+      // The shell applies pharmacy.theme from /api/me: refreshing it applies the new theme at once.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: themeQueryKey }),
+        queryClient.invalidateQueries({ queryKey: meQueryKey }),
+      ]);
+    },
+  });
+}

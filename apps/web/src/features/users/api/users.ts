@@ -1,0 +1,66 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+
+/** A member of the pharmacy as GET /api/users returns it. */
+export interface Member {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  /** The explicit list, or null when the role's defaults apply. */
+  permissions: string[] | null;
+  /** null means every branch. */
+  allowedBranchIds: string[] | null;
+  defaultBranchId: string | null;
+  hasPosAccess: boolean;
+  isOwner: boolean;
+  isActive: boolean;
+  /** Invited and not yet accepted. */
+  invitePending: boolean;
+  lastLoginAt: string | null;
+  createdAt: string;
+}
+
+export interface InviteInput {
+  email: string;
+  name: string;
+  role: string;
+  permissions: string[] | null;
+  allowedBranchIds: string[] | null;
+  hasPosAccess: boolean;
+}
+
+export type MemberPatch = Partial<Omit<InviteInput, 'email'>> & { isActive?: boolean };
+
+export const usersQueryKey = ['users'] as const;
+
+export function useMembers() {
+  return useQuery({ queryKey: usersQueryKey, queryFn: async () => (await api.get<{ users: Member[] }>('/api/users')).users });
+}
+
+function useInvalidateUsers() {
+  const queryClient = useQueryClient();
+  return () => Promise.all([usersQueryKey, ['subscription']].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+}
+
+export function useInviteMember() {
+  const invalidate = useInvalidateUsers();
+  return useMutation({
+    mutationFn: (input: InviteInput) => api.post<{ user: Member; message: string }>('/api/users/invite', input),
+    onSuccess: invalidate,
+  });
+}
+
+export function useResendInvite() {
+  return useMutation({
+    mutationFn: (id: string) => api.post<{ user: Member; message: string }>(`/api/users/${id}/resend-invite`),
+  });
+}
+
+export function useUpdateMember() {
+  const invalidate = useInvalidateUsers();
+  return useMutation({
+    mutationFn: async ({ id, patch }: { id: string; patch: MemberPatch }) => (await api.patch<{ user: Member }>(`/api/users/${id}`, patch)).user,
+    onSuccess: invalidate,
+  });
+}

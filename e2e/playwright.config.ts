@@ -1,0 +1,55 @@
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { defineConfig, devices } from '@playwright/test';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const BASE_URL = 'http://localhost:3100';
+
+/**
+ * The browser suite runs against the real server (built web app, PGlite in a fresh directory, seeded data).
+ * `npm run test:e2e` builds the web app first; the server serves apps/web/dist.
+ */
+export default defineConfig({
+  testDir: 'tests',
+  fullyParallel: false,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  reporter: 'list',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL: BASE_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command:
+      'rm -rf /tmp/pp-e2e-data && DATA_DIR=/tmp/pp-e2e-data PORT=3100 PUBLIC_URL=http://localhost:3100 SESSION_LOCK_MINUTES=15 npx tsx apps/server/src/main.ts',
+    cwd: repoRoot,
+    url: `${BASE_URL}/api/openapi.json`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

@@ -1,0 +1,94 @@
+import { expect, test } from '@playwright/test';
+import { csrfToken, linkFromMailbox, passwordField, signIn, signInAs, SEEDED_PASSWORD, USERS } from './helpers';
+
+test('the Sign In button stays disabled until both email and password are filled', async ({ page }) => {
+  await page.goto('/login');
+  const button = page.getByRole('button', { name: 'Sign In', exact: true });
+  await expect(button).toBeDisabled();
+  await page.getByLabel('Email').fill(USERS.owner);
+  await expect(button).toBeDisabled();
+  await passwordField(page).fill('x');
+  await expect(button).toBeEnabled();
+  await page.getByLabel('Email').fill('');
+  await expect(button).toBeDisabled();
+});
+
+test('a wrong password is refused with the specification message', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(USERS.manager);
+  await passwordField(page).fill('not-the-password');
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page.getByText('Invalid email or password. Please check your credentials.').first()).toBeVisible();
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test('signing in greets the user and signing out says goodbye', async ({ page }) => {
+  await signInAs(page, 'owner');
+  await expect(page.getByText('Welcome back!')).toBeVisible();
+  await page.getByRole('button', { name: 'Logout', exact: true }).click();
+  await expect(page.getByText('Logged out successfully')).toBeVisible();
+  await page.goto('/app/dashboard');
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test('the original location is remembered and restored after sign-in', async ({ page }) => {
+  await page.goto('/app/branches');
+  await expect(page).toHaveURL(/\/login/);
+  await signIn(page, USERS.owner, SEEDED_PASSWORD, { expectUrl: /\/app\/branches$/ });
+  await expect(page.getByRole('heading', { level: 1, name: 'Branches' })).toBeVisible();
+});
+
+test('forgot password: the emailed link resets the password and the new one signs in', async ({ page }) => {
+  // accounts@ is used by this test only, so changing its password cannot break another test.
+  const email = USERS.accounts;
+  const newPassword = 'Renewed#2026x';
+  await page.goto('/login');
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+  await expect(page).toHaveURL(/\/forgot-password/);
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'Send Reset Link' }).click();
+  await expect(page.getByRole('heading', { name: 'Check Your Email' })).toBeVisible();
+
+  const link = await linkFromMailbox(page.request, email, '/reset-password');
+  await page.goto(link);
+  await passwordField(page, 'Password').fill(newPassword);
+  await passwordField(page, 'Confirm Password').fill(newPassword);
+  await page.getByRole('button', { name: 'Reset Password' }).click();
+  await expect(page.getByRole('heading', { name: 'Password Updated' })).toBeVisible();
+
+  // The old password no longer works; the new one does.
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await passwordField(page).fill(SEEDED_PASSWORD);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page.getByText('Invalid email or password. Please check your credentials.').first()).toBeVisible();
+  await signIn(page, email, newPassword);
+  await expect(page.getByText('Welcome back!')).toBeVisible();
+});
+
+test('a locked session asks for the password and unlocks with it', async ({ page }) => {
+  await signInAs(page, 'admin');
+  // Test-only shortcut: lock now instead of waiting for 15 minutes of inactivity.
+  const response = await page.request.post('/api/auth/lock', { headers: { 'x-csrf-token': await csrfToken(page) }, data: {} });
+  expect(response.ok(), await response.text()).toBeTruthy();
+  await page.reload();
+
+  const overlay = page.getByRole('dialog', { name: 'Session Locked' });
+  await expect(overlay).toBeVisible();
+  // Users with a PIN choose the method; the seeded admin has none, so the password is asked for.
+  await overlay.getByRole('button', { name: 'Unlock' }).click();
+  await expect(overlay.getByText('Please enter your password')).toBeVisible();
+  await overlay.getByLabel('Password', { exact: true }).fill(SEEDED_PASSWORD);
+  await overlay.getByRole('button', { name: 'Unlock' }).click();
+  await expect(overlay).toBeHidden();
+  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+});
+
+test('the offline banner shows while the browser is offline', async ({ page, context }) => {
+  await signInAs(page, 'staff');
+  await expect(page.getByText('You are currently offline')).toHaveCount(0);
+  await context.setOffline(true);
+  await expect(page.getByText('You are currently offline')).toBeVisible();
+  await context.setOffline(false);
+  await expect(page.getByText('You are currently offline')).toBeHidden();
+});

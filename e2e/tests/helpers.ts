@@ -1,0 +1,119 @@
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+
+/**
+ * The seeded sign-ins (apps/server/src/db/seed.ts, SEEDED_USERS). Kept here rather than imported: seed.ts pulls in
+ * the server's database and password hashing, which the browser tests must not load.
+ */
+export const SEEDED_PASSWORD = 'Pharma#2026';
+
+export const USERS = {
+  owner: 'owner@afyabora.test',
+  admin: 'admin@afyabora.test',
+  manager: 'manager@afyabora.test',
+  cashier: 'cashier@afyabora.test',
+  inventory: 'inventory@afyabora.test',
+  accounts: 'accounts@afyabora.test',
+  staff: 'staff@afyabora.test',
+  user: 'user@afyabora.test',
+  demo: 'demo@pharmapoint.test',
+  operator: 'operator@pharmapoint.test',
+  trialOwner: 'owner@uzimachemists.test',
+} as const;
+
+export type SeededUserKey = keyof typeof USERS;
+
+export const ACCESS_DENIED = "You don't have permission to access this page.";
+
+/** A unique suffix, so tests that create data never collide (across workers and re-runs). */
+export function unique(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
+}
+
+/** The password field of a form (not the "Show password" toggle next to it). */
+export function passwordField(page: Page, label = 'Password'): Locator {
+  return page.getByLabel(label, { exact: true });
+}
+
+/** Signs in through the login form, like a person, and waits for the signed-in area. */
+export async function signIn(page: Page, email: string, password: string = SEEDED_PASSWORD, options: { expectUrl?: RegExp } = {}): Promise<void> {
+  if (!page.url().includes('/login')) await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await passwordField(page).fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page).toHaveURL(options.expectUrl ?? /\/app\//);
+}
+
+/** Signs in as one of the seeded users. */
+export async function signInAs(page: Page, who: SeededUserKey, options: { expectUrl?: RegExp } = {}): Promise<void> {
+  await signIn(page, USERS[who], SEEDED_PASSWORD, options);
+}
+
+/** The sidebar's main navigation. */
+export function sidebar(page: Page): Locator {
+  return page.getByRole('navigation', { name: 'Main navigation' });
+}
+
+/** Asserts the page shows Access Denied. */
+export async function expectAccessDenied(page: Page): Promise<void> {
+  await expect(page.getByText(ACCESS_DENIED)).toBeVisible();
+}
+
+/** Opens a path and asserts the screen with this h1 is shown (not Access Denied). */
+export async function expectScreen(page: Page, path: string, heading: string | RegExp): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+  await expect(page.getByText(ACCESS_DENIED)).toHaveCount(0);
+}
+
+/** Opens a path and asserts Access Denied. */
+export async function expectDenied(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await expectAccessDenied(page);
+}
+
+function decodeEntities(html: string): string {
+  return html
+    .replace(/&amp;/g, '&')
+    .replace(/&#x2F;/gi, '/')
+    .replace(/&#47;/g, '/')
+    .replace(/&#61;/g, '=')
+    .replace(/&#x3D;/gi, '=')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
+}
+
+/**
+ * The newest link to `path` (e.g. '/accept-invite') in an email to `to`, read from the dev mailbox page
+ * (/dev/mailbox lists the outbox when no SMTP server is configured). Polls until the email is there.
+ */
+export async function linkFromMailbox(request: APIRequestContext, to: string, path: string): Promise<string> {
+  const escaped = path.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const linkPattern = new RegExp(`https?://[^\\s"'<>]+${escaped}\\?[^\\s"'<>]+`, 'g');
+  let found: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get('/dev/mailbox');
+        if (!response.ok()) return undefined;
+        const html = decodeEntities(await response.text());
+        // One block per email: split where an email's container opens, keep those addressed to `to`.
+        const blocks = html.split(/(?=<(?:article|li|tr|section)\b)/i).filter((block) => block.toLowerCase().includes(to.toLowerCase()));
+        const links = blocks.flatMap((block) => block.match(linkPattern) ?? []);
+        found = links[0];
+        return found;
+      },
+      { message: `an email to ${to} with a ${path} link`, timeout: 20_000, intervals: [250, 500, 1000] },
+    )
+    .toBeTruthy();
+  return found!;
+}
+
+/** The CSRF token the server set for this browser context (double-submit cookie pp_csrf). */
+export async function csrfToken(page: Page): Promise<string> {
+  const cookies = await page.context().cookies();
+  const csrf = cookies.find((cookie) => cookie.name === 'pp_csrf');
+  if (!csrf) throw new Error('no pp_csrf cookie: sign in first');
+  return decodeURIComponent(csrf.value);
+}

@@ -1,0 +1,85 @@
+import { expect, test } from '@playwright/test';
+import { signInAs, unique } from './helpers';
+
+test('the owner edits the settings, saves them and finds them saved after a reload', async ({ page }) => {
+  await signInAs(page, 'owner');
+  await page.goto('/app/settings');
+  await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+  const tabs = page.getByRole('tablist', { name: 'Settings sections' });
+  for (const tab of ['Business', 'Invoicing', 'Tax & money', 'Stock', 'Pricing', 'Branches', 'Payment', 'Sales switches', 'Display', 'Integrations', 'Theme & branding']) {
+    await expect(tabs.getByRole('tab', { name: tab, exact: true })).toBeVisible();
+  }
+
+  const tagline = unique('Your health, our care');
+  await page.getByLabel('Tagline').fill(tagline);
+  await tabs.getByRole('tab', { name: 'Pricing' }).click();
+  await expect(page.getByLabel('Default minimum margin (%)')).toHaveValue('22');
+  await page.getByLabel('Maximum discount (%)').fill('12.5');
+  await page.getByRole('button', { name: 'Save Settings' }).click();
+  await expect(page.getByText('Settings saved successfully')).toBeVisible();
+
+  await page.reload();
+  await expect(page.getByLabel('Tagline')).toHaveValue(tagline);
+  await page.getByRole('tab', { name: 'Pricing' }).click();
+  await expect(page.getByLabel('Maximum discount (%)')).toHaveValue('12.5');
+  // Lists are edited one item per line; the defaults of seed 000 section 9 are there.
+  await page.getByRole('tab', { name: 'Payment' }).click();
+  await expect(page.getByLabel('Payment methods')).toHaveValue(/Cash\nM-Pesa\nInsurance\nBank Transfer\nCredit Card/);
+});
+
+test('invalid settings are caught in the browser with the shared schema and nothing is sent', async ({ page }) => {
+  await signInAs(page, 'owner');
+  await page.goto('/app/settings');
+  await page.getByRole('tab', { name: 'Pricing' }).click();
+  await page.getByLabel('Maximum discount (%)').fill('150');
+  await page.getByRole('tab', { name: 'Business' }).click();
+  await page.getByLabel('Email', { exact: true }).fill('not-an-email');
+
+  let puts = 0;
+  page.on('request', (request) => {
+    if (request.method() === 'PUT' && request.url().endsWith('/api/settings')) puts += 1;
+  });
+  await page.getByRole('button', { name: 'Save Settings' }).click();
+  await expect(page.getByText('Some fields need attention before the settings can be saved.')).toBeVisible();
+  await expect(page.getByLabel('Email', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('tab', { name: /Pricing \(1\)/ })).toBeVisible();
+  await page.getByRole('tab', { name: /Pricing/ }).click();
+  await expect(page.getByLabel('Maximum discount (%)')).toHaveAttribute('aria-invalid', 'true');
+  expect(puts).toBe(0);
+});
+
+test('the theme is saved and applied to the app at once', async ({ page }) => {
+  await signInAs(page, 'owner');
+  await page.goto('/app/settings');
+  await page.getByRole('tab', { name: 'Theme & branding' }).click();
+  const primary = page.getByRole('textbox', { name: 'Primary colour', exact: true });
+  await expect(primary).toHaveValue(/^#[0-9a-fA-F]{6}$/);
+
+  await primary.fill('#0f766e');
+  await page.getByLabel('App title').fill('Afya Bora POS');
+  await page.getByRole('button', { name: 'Save Theme' }).click();
+  await expect(page.getByText('Theme saved')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => document.documentElement.style.getPropertyValue('--pp-primary'))).toBe('#0f766e');
+  await expect(page).toHaveTitle('Afya Bora POS');
+
+  // A bad colour is refused in the browser.
+  await primary.fill('teal');
+  await page.getByRole('button', { name: 'Save Theme' }).click();
+  await expect(page.getByText('Use a hex colour like #2563eb')).toBeVisible();
+
+  // Put the default theme back for everyone else.
+  await primary.fill('#2563eb');
+  await page.getByLabel('App title').fill('');
+  await page.getByRole('button', { name: 'Save Theme' }).click();
+  await expect(page.getByText('Theme saved')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => document.documentElement.style.getPropertyValue('--pp-primary'))).toBe('#2563eb');
+});
+
+test('a manager may edit business settings but not the theme', async ({ page }) => {
+  await signInAs(page, 'manager');
+  await page.goto('/app/settings');
+  await expect(page.getByLabel('Pharmacy name')).toBeVisible();
+  await page.getByRole('tab', { name: 'Theme & branding' }).click();
+  await expect(page.getByText('Only the owner, an admin or a user with system settings permission can change the theme.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save Theme' })).toHaveCount(0);
+});

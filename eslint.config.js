@@ -1,0 +1,43 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    // Tests and the HTTP test client read loosely typed JSON.
+    files: ['**/*.test.ts', 'apps/server/test/**', 'e2e/**', 'bench/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  {
+    // The domain package is pure: no I/O, no framework, nothing of ours (STYLE.md, "Shape").
+    files: ['packages/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'crypto', 'http', 'https', 'net', 'child_process'], message: 'packages/domain does no I/O.' },
+            { group: ['pg', '@electric-sql/*', 'fastify*', '@fastify/*', 'react', 'react-*', 'nodemailer'], message: 'packages/domain depends on no framework or driver.' },
+            { group: ['@pharmapoint/server*', '@pharmapoint/web*', '../../apps/*'], message: 'The domain depends on nothing of ours.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', { name: 'fetch', message: 'packages/domain does no I/O.' }],
+    },
+  },
+);

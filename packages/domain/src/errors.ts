@@ -1,0 +1,109 @@
+/**
+ * The one catalogue of error codes: HTTP status and the specification's message for each.
+ * The server answers { error: { code, message, details } }; the browser shows the message.
+ */
+export const ERRORS = {
+  /** Body, query or parameters failed validation. */
+  VALIDATION_FAILED: { status: 400, message: 'Please check the highlighted fields.' },
+  /** Malformed JSON body. */
+  MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON.' },
+  /** Body larger than the limit. */
+  BODY_TOO_LARGE: { status: 413, message: 'The request is too large.' },
+  /** Not signed in, or the session ended. */
+  NOT_AUTHENTICATED: { status: 401, message: 'User not authenticated' },
+  /** Signed in, but the session is locked by inactivity: unlock first. */
+  SESSION_LOCKED: { status: 423, message: 'Session locked. Unlock to continue.' },
+  /** Missing or wrong CSRF token on a state-changing request. */
+  CSRF_FAILED: { status: 403, message: 'Your session token is out of date. Reload the page and try again.' },
+  /** The user lacks the permission the route declares. */
+  FORBIDDEN: { status: 403, message: "You don't have permission to access this page." },
+  /** Any write by a demo user (seed 000 section 4, Demo mode). */
+  DEMO_READ_ONLY: { status: 403, message: 'Demo mode: Changes are not saved' },
+  /** Demo users may not create pharmacies. */
+  DEMO_CANNOT_CREATE_PHARMACY: { status: 403, message: 'Demo users cannot create pharmacies' },
+  /** Unknown id, or an id of another tenant (never reveal which). */
+  NOT_FOUND: { status: 404, message: 'Not found' },
+  PHARMACY_NOT_FOUND: { status: 404, message: 'Pharmacy not found' },
+  NO_PHARMACY_CONTEXT: { status: 400, message: 'No pharmacy context available' },
+  /** Conflicts: duplicates, stale state. */
+  CONFLICT: { status: 409, message: 'This conflicts with existing data.' },
+  DUPLICATE_EMAIL: { status: 409, message: 'An account with this email already exists.' },
+  RATE_LIMITED: { status: 429, message: 'Too many requests. Please try again later.' },
+
+  // Sign-in (seed 000 section 8, Login)
+  LOGIN_FIELDS_REQUIRED: { status: 400, message: 'Please enter both email and password' },
+  LOGIN_INVALID_EMAIL: { status: 400, message: 'Please enter a valid email address.' },
+  LOGIN_NO_ACCOUNT: { status: 401, message: 'No account found with this email address.' },
+  LOGIN_INVALID_CREDENTIALS: { status: 401, message: 'Invalid email or password. Please check your credentials.' },
+  LOGIN_TOO_MANY_ATTEMPTS: { status: 429, message: 'Too many failed attempts. Please try again later or reset your password.' },
+  LOGIN_DISABLED: { status: 403, message: 'This account has been disabled. Contact your administrator.' },
+  LOGIN_DEACTIVATED: { status: 403, message: 'Your account has been deactivated. Contact your administrator.' },
+  LOGIN_LOCKED: { status: 423, message: 'Account is temporarily locked. Please try again later.' },
+  LOGIN_UNVERIFIED: {
+    status: 403,
+    message: 'Please verify your email before logging in. Check your inbox for the verification link.',
+  },
+  LOGIN_NOT_CONFIGURED: { status: 403, message: 'Account not properly configured. Please contact support.' },
+  LOGIN_FAILED: { status: 500, message: 'Login failed. Please try again or contact support if the problem persists.' },
+
+  // Google sign-in (seed 000 section 8)
+  GOOGLE_ACCOUNT_NOT_FOUND: { status: 404, message: 'Account not found. Please register first.' },
+  GOOGLE_CANCELLED: { status: 400, message: 'Sign-in cancelled.' },
+  GOOGLE_OTHER_METHOD: { status: 409, message: 'An account already exists with this email using a different sign-in method.' },
+  GOOGLE_FAILED: { status: 502, message: 'Google sign-in failed. Please try again.' },
+
+  // Session unlock
+  UNLOCK_PIN_REQUIRED: { status: 400, message: 'Please enter your PIN' },
+  UNLOCK_PASSWORD_REQUIRED: { status: 400, message: 'Please enter your password' },
+  UNLOCK_PIN_FORMAT: { status: 400, message: 'PIN must be at least 4 digits' },
+  UNLOCK_FAILED: { status: 401, message: 'Unlock failed' },
+
+  // Email verification and password reset (seed 002 section 8)
+  VERIFY_LINK_INVALID: { status: 400, message: 'Invalid verification link. Please request a new verification email.' },
+  VERIFY_LINK_USED: { status: 400, message: 'This link has expired or already been used.' },
+  VERIFY_LINK_EXPIRED: { status: 400, message: 'This link has expired. Please request a new one.' },
+  VERIFY_SIGN_IN_FIRST: { status: 401, message: 'Please sign in first to resend verification email.' },
+  VERIFY_SEND_FAILED: { status: 502, message: 'Failed to send verification email. Please try again later.' },
+  RESET_EMAIL_REQUIRED: { status: 400, message: 'Please enter your email address' },
+  RESET_NO_ACCOUNT: { status: 404, message: 'No account found with this email address.' },
+  RESET_TOO_MANY: { status: 429, message: 'Too many requests. Please try again later.' },
+  RESET_SEND_FAILED: { status: 502, message: 'Failed to send reset email. Please try again.' },
+  PASSWORD_REQUIREMENTS: { status: 400, message: 'Password does not meet requirements' },
+  PASSWORDS_DO_NOT_MATCH: { status: 400, message: 'Passwords do not match' },
+
+  // Subscription (seed 000 section 8)
+  SUBSCRIPTION_NOT_ACTIVE: { status: 402, message: 'Subscription not active' },
+  LIMIT_EXCEEDED: { status: 402, message: 'Limit exceeded. Plan allows {limit}, current usage: {usage}' },
+  NOT_IN_TRIAL: { status: 409, message: 'Not in trial period' },
+  NO_ACTIVE_LICENSE: { status: 409, message: 'No active license' },
+
+  // Branches
+  BRANCH_NOT_ALLOWED: { status: 403, message: 'You are not allowed to work in this branch.' },
+  POS_BRANCH_SWITCH_DENIED: { status: 403, message: 'Only administrators can change branches in POS.' },
+  BRANCH_NAME_TAKEN: { status: 409, message: 'A branch with this name already exists.' },
+  LAST_BRANCH: { status: 409, message: 'A pharmacy needs at least one active branch.' },
+
+  // Settings
+  SETTINGS_SAVE_FAILED: { status: 500, message: 'Failed to save settings' },
+
+  // Stock (issue 3)
+  INSUFFICIENT_STOCK: { status: 409, message: 'Insufficient stock for {product}. Available: {available}, Requested: {requested}' },
+  SAME_BRANCH_TRANSFER: { status: 400, message: 'Choose a different destination branch.' },
+  SKU_TAKEN: { status: 409, message: 'A product with this SKU already exists.' },
+  TRANSFER_INVALID_STATE: { status: 409, message: 'This transfer cannot be {action} now: it is {status}.' },
+  TRANSFER_RECEIVE_TOO_MANY: { status: 400, message: 'Cannot receive {requested} of {product}: only {remaining} in transit.' },
+
+  INTERNAL: { status: 500, message: 'An unexpected error occurred.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** Fill {placeholders} of a catalogue message. */
+export function formatMessage(template: string, values: Record<string, string | number> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
+}
+
+/** The JSON shape of every error response (ARCHITECTURE section 6). */
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; details?: unknown };
+}

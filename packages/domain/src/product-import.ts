@@ -1,0 +1,358 @@
+import { z } from 'zod';
+
+/**
+ * Bulk product import (POST /api/products/import) and the CSV template: the fields a file may carry, the
+ * automatic column mapping, and the validation of one row. Shared by the server (which decides) and the
+ * browser (which previews the same errors before uploading).
+ */
+
+/** The fields of an import row, in template order. Product fields, then the per-branch fields. */
+export const IMPORT_FIELDS = [
+  'name',
+  'sku',
+  'barcodes',
+  'category',
+  'packageSize',
+  'packageType',
+  'unit',
+  'isDda',
+  'taxApplied',
+  'taxRate',
+  'minMargin',
+  'lowStockThreshold',
+  'reorderLevel',
+  'branch',
+  'sellingPrice',
+  'purchasePrice',
+  'openingQuantity',
+  'batchNumber',
+  'expiryDate',
+  'unitCost',
+] as const;
+export type ImportField = (typeof IMPORT_FIELDS)[number];
+
+/** The template's header of each field (also the first name the automatic mapping looks for). */
+export const IMPORT_HEADERS: Record<ImportField, string> = {
+  name: 'Name',
+  sku: 'SKU',
+  barcodes: 'Barcodes',
+  category: 'Category',
+  packageSize: 'Package Size',
+  packageType: 'Package Type',
+  unit: 'Unit',
+  isDda: 'DDA',
+  taxApplied: 'Tax Applied',
+  taxRate: 'Tax Rate (%)',
+  minMargin: 'Min Margin (%)',
+  lowStockThreshold: 'Low Stock Threshold',
+  reorderLevel: 'Reorder Level',
+  branch: 'Branch',
+  sellingPrice: 'Selling Price (KSh)',
+  purchasePrice: 'Purchase Price (KSh)',
+  openingQuantity: 'Opening Quantity',
+  batchNumber: 'Batch Number',
+  expiryDate: 'Expiry Date',
+  unitCost: 'Unit Cost (KSh)',
+};
+
+/** Other spellings the automatic mapping accepts (compared without case, spaces, punctuation). */
+const ALIASES: Record<ImportField, readonly string[]> = {
+  name: ['product', 'productname', 'item', 'itemname', 'description'],
+  sku: ['code', 'itemcode', 'productcode'],
+  barcodes: ['barcode', 'ean', 'upc'],
+  category: ['group', 'type'],
+  packageSize: ['packsize', 'pack', 'packagesize'],
+  packageType: ['packtype', 'packaging'],
+  unit: ['uom', 'unitofmeasure', 'unittype'],
+  isDda: ['dda', 'controlled', 'isdda', 'controlledmedicine'],
+  taxApplied: ['tax', 'vat', 'taxable', 'applytax'],
+  taxRate: ['vatrate', 'taxrate', 'taxpercent'],
+  minMargin: ['margin', 'minimummargin', 'minmargin'],
+  lowStockThreshold: ['lowstock', 'threshold', 'lowstocklevel'],
+  reorderLevel: ['reorder', 'reorderpoint'],
+  branch: ['branchname', 'location', 'store'],
+  sellingPrice: ['price', 'sellingprice', 'retailprice', 'saleprice'],
+  purchasePrice: ['cost', 'costprice', 'buyingprice', 'purchaseprice'],
+  openingQuantity: ['quantity', 'qty', 'stock', 'openingstock', 'quantityonhand'],
+  batchNumber: ['batch', 'batchno', 'lot', 'lotnumber'],
+  expiryDate: ['expiry', 'expires', 'expdate', 'bestbefore'],
+  unitCost: ['unitcost', 'costperunit', 'batchcost'],
+};
+
+/** Most rows a single import may carry. */
+export const IMPORT_MAX_ROWS = 50_000;
+
+/** Import modes: every row or none; or the valid rows, skipping the others. */
+export const IMPORT_MODES = ['all-or-nothing', 'valid-only'] as const;
+export type ImportMode = (typeof IMPORT_MODES)[number];
+
+/** A mapping from field to the CSV header that carries it. */
+export const importMappingSchema = z.partialRecord(z.enum(IMPORT_FIELDS), z.string().min(1));
+export type ImportMapping = z.infer<typeof importMappingSchema>;
+
+/** One row's problem, with the row number as in the file (the header is row 1). */
+export interface ImportRowError {
+  row: number;
+  field: string;
+  message: string;
+}
+
+/** The answer of POST /api/products/import (also the last NDJSON line when progress is streamed). */
+export interface ImportResult {
+  /** Rows written (or, in a dry run, that would be). */
+  imported: number;
+  /** Rows not written. */
+  skipped: number;
+  errors: ImportRowError[];
+  /** Data rows in the file (blank lines not counted). */
+  total: number;
+  /** New products created (or that would be). */
+  productsCreated: number;
+  mode: ImportMode;
+  dryRun: boolean;
+}
+
+/** A progress line of the NDJSON stream (Accept: application/x-ndjson). */
+export interface ImportProgress {
+  type: 'progress';
+  phase: 'validating' | 'writing' | 'done';
+  /** Rows processed so far in this phase, of total. */
+  done: number;
+  total: number;
+}
+
+const normalise = (header: string) => header.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** Guesses the mapping from a file's headers: the template's names first, then common aliases. */
+export function autoMapping(headers: readonly string[]): ImportMapping {
+  const byKey = new Map(headers.map((h) => [normalise(h), h] as const));
+  const mapping: ImportMapping = {};
+  const used = new Set<string>();
+  for (const field of IMPORT_FIELDS) {
+    const candidates = [normalise(IMPORT_HEADERS[field]), normalise(field), ...ALIASES[field]];
+    for (const candidate of candidates) {
+      const header = byKey.get(candidate);
+      if (header !== undefined && !used.has(header)) {
+        mapping[field] = header;
+        used.add(header);
+        break;
+      }
+    }
+  }
+  return mapping;
+}
+
+/** The template file: the header and two example rows. */
+export const IMPORT_TEMPLATE_CSV: string = [
+  IMPORT_FIELDS.map((f) => IMPORT_HEADERS[f]).join(','),
+  'Paracetamol 500mg Tablets,PARA-500,6001234567890,Medicine,100,tablets,tablet,No,No,0,22,5,2,Main Branch,2.00,1.20,500,PCM2401,2027-06-30,1.20',
+  'Tramadol 50mg Capsules,TRAM-50,,Medicine,100,capsules,capsule,Yes,No,0,22,5,2,Main Branch,8.00,4.00,100,TR2409,2027-01-31,4.00',
+].join('\r\n') + '\r\n';
+
+/** A row after validation: typed values, money in cents, rates in basis points, dates as YYYY-MM-DD. */
+export interface NormalizedImportRow {
+  row: number;
+  name: string;
+  sku: string | null;
+  barcodes: string[];
+  category: string | null;
+  packageSize: number | null;
+  packageType: string | null;
+  unit: string | null;
+  isDda: boolean | null;
+  taxApplied: boolean | null;
+  taxRateBasisPoints: number | null;
+  minMarginBasisPoints: number | null;
+  lowStockThreshold: number | null;
+  reorderLevel: number | null;
+  branch: string | null;
+  sellingPriceCents: number | null;
+  purchasePriceCents: number | null;
+  openingQuantity: number;
+  batchNumber: string | null;
+  expiryDate: string | null;
+  unitCostCents: number | null;
+}
+
+/** Parses KSh with up to 2 decimals ('1,250.50', 'KSh 30', '12') into cents; undefined when it is not money. */
+export function parseShillingsToCents(text: string): number | undefined {
+  const cleaned = text.trim().replace(/^(ksh|kes)\.?\s*/i, '').replace(/,/g, '');
+  if (!/^\d+(\.\d{1,2})?$/.test(cleaned)) return undefined;
+  const [whole, fraction = ''] = cleaned.split('.');
+  const cents = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  return Number.isSafeInteger(cents) ? cents : undefined;
+}
+
+/** Parses a percentage with up to 2 decimals ('16', '16.5', '16%') into basis points. */
+export function parsePercentToBasisPoints(text: string): number | undefined {
+  const cleaned = text.trim().replace(/%$/, '').trim();
+  if (!/^\d+(\.\d{1,2})?$/.test(cleaned)) return undefined;
+  const [whole, fraction = ''] = cleaned.split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
+
+const TRUE_WORDS = new Set(['yes', 'y', 'true', '1', 'x']);
+const FALSE_WORDS = new Set(['no', 'n', 'false', '0']);
+
+/** Parses yes/no, true/false, 1/0, Y/N. */
+export function parseFlag(text: string): boolean | undefined {
+  const t = text.trim().toLowerCase();
+  if (TRUE_WORDS.has(t)) return true;
+  if (FALSE_WORDS.has(t)) return false;
+  return undefined;
+}
+
+/** Parses a date as YYYY-MM-DD or DD/MM/YYYY (en-GB, as Kenyan files write it) into YYYY-MM-DD. */
+export function parseImportDate(text: string): string | undefined {
+  const t = text.trim();
+  let y: number, m: number, d: number;
+  let match = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(t);
+  if (match) [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  else if ((match = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(t))) [d, m, y] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  else return undefined;
+  const date = new Date(Date.UTC(y, m - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return undefined;
+  if (y < 2000 || y > 2100) return undefined;
+  return date.toISOString().slice(0, 10);
+}
+
+function parseCount(text: string): number | undefined {
+  const t = text.trim().replace(/,/g, '');
+  if (!/^\d+$/.test(t)) return undefined;
+  const n = Number(t);
+  return Number.isSafeInteger(n) && n <= 2_000_000_000 ? n : undefined;
+}
+
+/**
+ * Validates one CSV record (values by field, already mapped) into a typed row, or the row's errors. Empty
+ * cells mean "not given" (defaults apply) except the required name. Messages are shown to the user as-is.
+ */
+export function normalizeImportRow(
+  values: Partial<Record<ImportField, string>>,
+  row: number,
+  options: { categories?: readonly string[] } = {},
+): { row?: NormalizedImportRow; errors: ImportRowError[] } {
+  const errors: ImportRowError[] = [];
+  const fail = (field: ImportField, message: string) => errors.push({ row, field, message });
+  const text = (field: ImportField): string | null => {
+    const v = values[field]?.trim();
+    return v ? v : null;
+  };
+  const limited = (field: ImportField, max: number): string | null => {
+    const v = text(field);
+    if (v !== null && v.length > max) {
+      fail(field, `${IMPORT_HEADERS[field]} must be at most ${max} characters`);
+      return null;
+    }
+    return v;
+  };
+  const count = (field: ImportField, min = 0): number | null => {
+    const v = text(field);
+    if (v === null) return null;
+    const n = parseCount(v);
+    if (n === undefined || n < min) {
+      fail(field, `${IMPORT_HEADERS[field]} must be a whole number${min > 0 ? ` of at least ${min}` : ' of 0 or more'}`);
+      return null;
+    }
+    return n;
+  };
+  const money = (field: ImportField): number | null => {
+    const v = text(field);
+    if (v === null) return null;
+    const cents = parseShillingsToCents(v);
+    if (cents === undefined) {
+      fail(field, `${IMPORT_HEADERS[field]} must be an amount in KSh of 0 or more with at most 2 decimals`);
+      return null;
+    }
+    return cents;
+  };
+  const flag = (field: ImportField): boolean | null => {
+    const v = text(field);
+    if (v === null) return null;
+    const b = parseFlag(v);
+    if (b === undefined) {
+      fail(field, `${IMPORT_HEADERS[field]} must be Yes or No`);
+      return null;
+    }
+    return b;
+  };
+
+  const name = limited('name', 200);
+  if (name === null && !errors.length) fail('name', 'Name is required');
+  const sku = limited('sku', 64);
+  const barcodeText = text('barcodes');
+  const barcodes = barcodeText ? [...new Set(barcodeText.split(/[;|]/).map((b) => b.trim()).filter(Boolean))] : [];
+  if (barcodes.some((b) => b.length > 64)) fail('barcodes', 'Barcodes must be at most 64 characters each');
+  let category = limited('category', 60);
+  if (category !== null && options.categories?.length) {
+    const given = category.toLowerCase();
+    const known = options.categories.find((c) => c.toLowerCase() === given);
+    if (!known) fail('category', `Unknown category '${category}'. Use one of: ${options.categories.join(', ')}`);
+    category = known ?? null;
+  }
+  const packageSize = count('packageSize', 1);
+  const packageType = limited('packageType', 40);
+  const unit = limited('unit', 40);
+  const isDda = flag('isDda');
+  const taxApplied = flag('taxApplied');
+  let taxRateBasisPoints: number | null = null;
+  const taxText = text('taxRate');
+  if (taxText !== null) {
+    const bp = parsePercentToBasisPoints(taxText);
+    if (bp === undefined || bp > 10_000) fail('taxRate', 'Tax rate must be a percentage between 0 and 100');
+    else taxRateBasisPoints = bp;
+  }
+  let minMarginBasisPoints: number | null = null;
+  const marginText = text('minMargin');
+  if (marginText !== null) {
+    const bp = parsePercentToBasisPoints(marginText);
+    if (bp === undefined || bp <= 0 || bp >= 10_000) fail('minMargin', 'Minimum margin must be between 0 and 100 (exclusive)');
+    else minMarginBasisPoints = bp;
+  }
+  const lowStockThreshold = count('lowStockThreshold');
+  const reorderLevel = count('reorderLevel');
+  const branch = limited('branch', 80);
+  const sellingPriceCents = money('sellingPrice');
+  const purchasePriceCents = money('purchasePrice');
+  const openingQuantity = count('openingQuantity') ?? 0;
+  const batchNumber = limited('batchNumber', 64);
+  let expiryDate: string | null = null;
+  const expiryText = text('expiryDate');
+  if (expiryText !== null) {
+    const parsed = parseImportDate(expiryText);
+    if (!parsed) fail('expiryDate', 'Expiry date must be a date as YYYY-MM-DD or DD/MM/YYYY');
+    else expiryDate = parsed;
+  }
+  const unitCostCents = money('unitCost');
+  if (openingQuantity === 0 && (batchNumber !== null || expiryDate !== null) && !errors.some((e) => e.field === 'openingQuantity')) {
+    fail('openingQuantity', 'A batch needs an opening quantity above 0');
+  }
+
+  if (errors.length || name === null) return { errors };
+  return {
+    errors,
+    row: {
+      row,
+      name,
+      sku,
+      barcodes,
+      category,
+      packageSize,
+      packageType,
+      unit,
+      isDda,
+      taxApplied,
+      taxRateBasisPoints,
+      minMarginBasisPoints,
+      lowStockThreshold,
+      reorderLevel,
+      branch,
+      sellingPriceCents,
+      purchasePriceCents,
+      openingQuantity,
+      batchNumber,
+      expiryDate,
+      unitCostCents,
+    },
+  };
+}

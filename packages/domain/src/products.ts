@@ -1,0 +1,443 @@
+import { z } from 'zod';
+import { DEFAULT_MIN_MARGIN_PERCENT, marginPercent, markupPercent, minimumSellingPriceCents } from './margins.ts';
+import { DEFAULT_LOW_STOCK_THRESHOLD, stockStatus, type StockStatus } from './stock-status.ts';
+
+/**
+ * The product catalogue API (issue 3): request and response schemas of /api/products, shared by the server
+ * (validation) and the browser (forms, typed responses). Money is integer cents, quantities integer pieces,
+ * percentages of rates and margins basis points (1600 = 16 %), business dates 'YYYY-MM-DD' (Africa/Nairobi),
+ * times ISO 8601.
+ *
+ * Per-branch values (prices, stock, status) are those of the session's branch unless `branchId` names another
+ * branch the user may see.
+ */
+
+/** Most rows one page of GET /api/products returns. */
+export const PRODUCT_PAGE_MAX = 200;
+/** Rows per page when the request does not say. */
+export const PRODUCT_PAGE_DEFAULT = 50;
+/** The default tax rate, basis points (seed 000 section 9: 16 percent). */
+export const DEFAULT_TAX_RATE_BASIS_POINTS = 1600;
+/** The default minimum margin, basis points (seed 001 section 9: 22 percent). */
+export const DEFAULT_MIN_MARGIN_BASIS_POINTS = DEFAULT_MIN_MARGIN_PERCENT * 100;
+/** The default reorder level (seed 000 section 9). */
+export const DEFAULT_REORDER_LEVEL = 2;
+/** The default package type (seed 001 section 3: 'PackageType (default pieces)'). */
+export const DEFAULT_PACKAGE_TYPE = 'pieces';
+/** The default unit of a product. */
+export const DEFAULT_UNIT = 'piece';
+
+/** A business date, 'YYYY-MM-DD'. */
+export const businessDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the date format YYYY-MM-DD');
+/** Integer cents, 0 or more ('Price minimum 0'). */
+export const centsSchema = z.number().int('Enter a whole number of cents').min(0, 'A price cannot be negative').max(1e12);
+/** A margin in basis points: above 0 and below 100 percent (seed 000 section 5). */
+export const marginBasisPointsSchema = z
+  .number()
+  .int()
+  .gt(0, 'The margin must be above 0 and below 100 percent')
+  .lt(10_000, 'The margin must be above 0 and below 100 percent');
+/** A whole number of pieces, 0 or more. */
+export const piecesSchema = z.number().int('Quantities are whole pieces').min(0, 'A quantity cannot be negative').max(100_000_000);
+
+const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
+/** 'true' or 'false' in a query string. */
+const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+// ------------------------------------------------------------------------------------------- list
+
+export const PRODUCT_SORTS = ['name', 'sku', 'quantity', 'price', 'expiry'] as const;
+export type ProductSort = (typeof PRODUCT_SORTS)[number];
+
+/**
+ * GET /api/products query. q searches name, SKU and barcodes (case-insensitive, substring); status is the
+ * stock status in the branch; sort 'price' is the branch selling price, 'expiry' the nearest unexpired expiry.
+ */
+export const productListQuerySchema = z.strictObject({
+  q: z.string().trim().max(100).optional(),
+  category: z.string().trim().max(200).optional(),
+  status: z.enum(['out', 'low', 'good']).optional(),
+  active: queryBoolean.optional(),
+  dda: queryBoolean.optional(),
+  sort: z.enum(PRODUCT_SORTS).default('name'),
+  order: z.enum(['asc', 'desc']).default('asc'),
+  limit: z.coerce.number().int().min(1).max(PRODUCT_PAGE_MAX).default(PRODUCT_PAGE_DEFAULT),
+  offset: z.coerce.number().int().min(0).default(0),
+  /** The branch of the per-branch values; default the session's branch. */
+  branchId: z.uuid().optional(),
+});
+/** What the browser sends (strings for the booleans). */
+export type ProductListQueryInput = z.input<typeof productListQuerySchema>;
+export type ProductListQuery = z.output<typeof productListQuerySchema>;
+
+/** One row of the product list: the product and its values in the branch. */
+export const productListItemSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  sku: z.string().nullable(),
+  barcodes: z.array(z.string()),
+  category: z.string().nullable(),
+  packageSize: z.number().int(),
+  packageType: z.string(),
+  unit: z.string(),
+  isDda: z.boolean(),
+  taxApplied: z.boolean(),
+  taxRateBasisPoints: z.number().int(),
+  isActive: z.boolean(),
+  branchId: z.uuid(),
+  /** False when the product has no row in the branch yet, is marked unavailable there, or is restricted to other branches. */
+  isAvailable: z.boolean(),
+  sellingPriceCents: z.number().int(),
+  purchasePriceCents: z.number().int(),
+  /** The margin in force: branch, else product, else settings default. */
+  minMarginBasisPoints: z.number().int(),
+  /** purchase / (1 - margin / 100), rounded up to the cent. */
+  minimumSellingPriceCents: z.number().int(),
+  /** (sell - buy) / sell, percent with 2 decimals; null when the selling price is 0. */
+  marginPercent: z.number().nullable(),
+  /** (sell - buy) / buy, percent with 2 decimals; null when the purchase price is 0. */
+  markupPercent: z.number().nullable(),
+  /** Sellable pieces on hand (reserved pieces have left it; expired pieces are still counted until written off). */
+  quantity: z.number().int(),
+  reservedQuantity: z.number().int(),
+  /** Pieces in batches past their expiry date (not sellable). */
+  expiredQuantity: z.number().int(),
+  lowStockThreshold: z.number().int(),
+  reorderLevel: z.number().int(),
+  status: z.enum(['out', 'low', 'good']),
+  /** The earliest expiry date of an unexpired batch with stock; null when none. */
+  nearestExpiry: businessDateSchema.nullable(),
+});
+export type ProductListItem = z.infer<typeof productListItemSchema>;
+
+/** GET /api/products response. */
+export const productListResponseSchema = z.object({
+  items: z.array(productListItemSchema),
+  /** Rows matching the filters (all pages). */
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  branchId: z.uuid(),
+});
+export type ProductListResponse = z.infer<typeof productListResponseSchema>;
+
+// ------------------------------------------------------------------------------------------- detail
+
+/** A product's own fields (not per branch). */
+export const productSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  sku: z.string().nullable(),
+  barcodes: z.array(z.string()),
+  category: z.string().nullable(),
+  packageSize: z.number().int(),
+  packageType: z.string(),
+  unit: z.string(),
+  isDda: z.boolean(),
+  taxApplied: z.boolean(),
+  taxRateBasisPoints: z.number().int(),
+  /** null = the settings default minimum margin. */
+  minMarginBasisPoints: z.number().int().nullable(),
+  lowStockThreshold: z.number().int(),
+  reorderLevel: z.number().int(),
+  isActive: z.boolean(),
+  /** When not empty, the product is offered only in these branches. */
+  restrictedBranchIds: z.array(z.uuid()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  lastPriceUpdateAt: z.string().nullable(),
+  lastPriceUpdateReason: z.string().nullable(),
+  lastPriceUpdateBy: z.uuid().nullable(),
+});
+export type Product = z.infer<typeof productSchema>;
+
+/** A product's values in one branch. */
+export const branchProductSchema = z.object({
+  branchId: z.uuid(),
+  branchName: z.string(),
+  sellingPriceCents: z.number().int(),
+  purchasePriceCents: z.number().int(),
+  /** The branch's own minimum margin; null = the product's (or the settings default). */
+  minMarginBasisPoints: z.number().int().nullable(),
+  /** The margin in force in the branch. */
+  effectiveMinMarginBasisPoints: z.number().int(),
+  minimumSellingPriceCents: z.number().int(),
+  marginPercent: z.number().nullable(),
+  markupPercent: z.number().nullable(),
+  isAvailable: z.boolean(),
+  quantity: z.number().int(),
+  reservedQuantity: z.number().int(),
+  expiredQuantity: z.number().int(),
+  /** The branch's own threshold; null = the product's. */
+  lowStockThreshold: z.number().int().nullable(),
+  status: z.enum(['out', 'low', 'good']),
+  nearestExpiry: businessDateSchema.nullable(),
+  lastStockUpdateAt: z.string().nullable(),
+  lastStockUpdateReason: z.string().nullable(),
+});
+export type BranchProduct = z.infer<typeof branchProductSchema>;
+
+export const BATCH_SOURCES = ['opening', 'purchase', 'transfer', 'adjustment', 'import', 'return'] as const;
+
+/** A batch of a product in a branch. */
+export const batchSchema = z.object({
+  id: z.uuid(),
+  branchId: z.uuid(),
+  productId: z.uuid(),
+  /** null for stock received without a batch number (an unbatched remainder). */
+  batchNumber: z.string().nullable(),
+  expiryDate: businessDateSchema.nullable(),
+  quantity: z.number().int(),
+  reservedQuantity: z.number().int(),
+  unitCostCents: z.number().int(),
+  receivedAt: z.string(),
+  source: z.string(),
+  /** Expired (expiry date before today): not sellable, may be written off. */
+  isExpired: z.boolean(),
+  /** Days until expiry (negative once expired); null without an expiry date. */
+  daysToExpiry: z.number().int().nullable(),
+});
+export type Batch = z.infer<typeof batchSchema>;
+
+/** One recorded price change. */
+export const priceChangeSchema = z.object({
+  id: z.uuid(),
+  branchId: z.uuid(),
+  oldSellingPriceCents: z.number().int().nullable(),
+  newSellingPriceCents: z.number().int().nullable(),
+  oldPurchasePriceCents: z.number().int().nullable(),
+  newPurchasePriceCents: z.number().int().nullable(),
+  reason: z.string().nullable(),
+  userId: z.uuid().nullable(),
+  userName: z.string().nullable(),
+  at: z.string(),
+});
+export type PriceChange = z.infer<typeof priceChangeSchema>;
+
+/**
+ * GET /api/products/:id (and the answer of POST, PATCH, PUT .../branches/:branchId): the product, its values in
+ * every branch the user may see, its batches with stock (and expired ones still holding stock) in those
+ * branches, earliest expiry first, and the last 50 price changes.
+ */
+export const productDetailResponseSchema = z.object({
+  product: productSchema,
+  branches: z.array(branchProductSchema),
+  batches: z.array(batchSchema),
+  priceChanges: z.array(priceChangeSchema),
+});
+export type ProductDetailResponse = z.infer<typeof productDetailResponseSchema>;
+
+// ------------------------------------------------------------------------------------------- writes
+
+/** Per-branch prices and availability (PUT /api/products/:id/branches/:branchId, and branches[] of a create). */
+export const branchPricesSchema = z.strictObject({
+  sellingPriceCents: centsSchema.optional(),
+  purchasePriceCents: centsSchema.optional(),
+  /** null = use the product's minimum margin. */
+  minMarginBasisPoints: marginBasisPointsSchema.nullable().optional(),
+  isAvailable: z.boolean().optional(),
+  /** null = use the product's threshold. */
+  lowStockThreshold: piecesSchema.nullable().optional(),
+  /** Why the price changed; stamped on the price change. */
+  reason: optionalText(200),
+});
+export type BranchPricesInput = z.infer<typeof branchPricesSchema>;
+
+const productFields = {
+  name: z.string().trim().min(1, 'Enter the product name').max(200),
+  sku: optionalText(64),
+  barcodes: z.array(z.string().trim().min(1).max(64)).max(20),
+  category: optionalText(200),
+  packageSize: z.number().int('Package size must be a whole number').min(1, 'Package size must be at least 1').max(100_000),
+  packageType: z.string().trim().min(1).max(40),
+  unit: z.string().trim().min(1).max(40),
+  isDda: z.boolean(),
+  taxApplied: z.boolean(),
+  taxRateBasisPoints: z.number().int().min(0).max(10_000),
+  /** null = the settings default (22 %). */
+  minMarginBasisPoints: marginBasisPointsSchema.nullable(),
+  lowStockThreshold: piecesSchema,
+  reorderLevel: piecesSchema,
+  isActive: z.boolean(),
+  restrictedBranchIds: z.array(z.uuid()).max(500),
+};
+
+/**
+ * POST /api/products (product:create; price fields need product:manage_price). Creates the product and its row
+ * in every active branch it is not restricted from, with sellingPriceCents / purchasePriceCents as the prices
+ * of every branch unless branches[] overrides a branch. Answers 201 with the product detail.
+ */
+export const createProductSchema = z.strictObject({
+  name: productFields.name,
+  sku: productFields.sku,
+  barcodes: productFields.barcodes.default([]),
+  category: productFields.category,
+  packageSize: productFields.packageSize.default(1),
+  packageType: productFields.packageType.default(DEFAULT_PACKAGE_TYPE),
+  unit: productFields.unit.default(DEFAULT_UNIT),
+  isDda: productFields.isDda.default(false),
+  taxApplied: productFields.taxApplied.default(false),
+  taxRateBasisPoints: productFields.taxRateBasisPoints.default(DEFAULT_TAX_RATE_BASIS_POINTS),
+  minMarginBasisPoints: productFields.minMarginBasisPoints.optional(),
+  lowStockThreshold: productFields.lowStockThreshold.default(DEFAULT_LOW_STOCK_THRESHOLD),
+  reorderLevel: productFields.reorderLevel.default(DEFAULT_REORDER_LEVEL),
+  isActive: productFields.isActive.default(true),
+  restrictedBranchIds: productFields.restrictedBranchIds.default([]),
+  sellingPriceCents: centsSchema.default(0),
+  purchasePriceCents: centsSchema.default(0),
+  branches: z.array(branchPricesSchema.extend({ branchId: z.uuid() })).max(500).default([]),
+  priceChangeReason: optionalText(200),
+});
+export type CreateProductInput = z.input<typeof createProductSchema>;
+export type CreateProduct = z.output<typeof createProductSchema>;
+
+/**
+ * PATCH /api/products/:id (product:update). Every field optional. sellingPriceCents, purchasePriceCents and
+ * minMarginBasisPoints are price fields and need product:manage_price too; selling and purchase prices apply
+ * to the branch of ?branchId= (default the session's branch) and are recorded as a price change with
+ * priceChangeReason, the time and the user.
+ */
+export const updateProductSchema = z.strictObject({
+  name: productFields.name.optional(),
+  sku: productFields.sku,
+  barcodes: productFields.barcodes.optional(),
+  category: productFields.category,
+  packageSize: productFields.packageSize.optional(),
+  packageType: productFields.packageType.optional(),
+  unit: productFields.unit.optional(),
+  isDda: productFields.isDda.optional(),
+  taxApplied: productFields.taxApplied.optional(),
+  taxRateBasisPoints: productFields.taxRateBasisPoints.optional(),
+  minMarginBasisPoints: productFields.minMarginBasisPoints.optional(),
+  lowStockThreshold: productFields.lowStockThreshold.optional(),
+  reorderLevel: productFields.reorderLevel.optional(),
+  isActive: productFields.isActive.optional(),
+  restrictedBranchIds: productFields.restrictedBranchIds.optional(),
+  sellingPriceCents: centsSchema.optional(),
+  purchasePriceCents: centsSchema.optional(),
+  priceChangeReason: optionalText(200),
+});
+export type UpdateProductInput = z.input<typeof updateProductSchema>;
+
+/** The fields of a product write that need product:manage_price. */
+export const PRICE_FIELDS = ['sellingPriceCents', 'purchasePriceCents', 'minMarginBasisPoints'] as const;
+
+/** Does this write touch a price field (and so need product:manage_price)? */
+export function touchesPrices(input: Partial<Record<(typeof PRICE_FIELDS)[number], unknown>>): boolean {
+  return PRICE_FIELDS.some((field) => input[field] !== undefined);
+}
+
+/** ?branchId= of the per-branch routes. */
+export const branchQuerySchema = z.strictObject({ branchId: z.uuid().optional() });
+
+/**
+ * POST /api/products/:id/batches (inventory:update): opening stock received into a batch (movement kind
+ * 'opening'). The same batch number, expiry date and unit cost in the branch adds to the existing batch.
+ * Answers 201 { batch, quantity, reservedQuantity } (branch values after).
+ */
+export const receiveBatchSchema = z.strictObject({
+  /** Default: the session's branch. */
+  branchId: z.uuid().optional(),
+  batchNumber: z.string().trim().min(1, 'Enter the batch number').max(64),
+  expiryDate: businessDateSchema,
+  quantity: z.number().int('Quantities are whole pieces').min(1, 'Enter a quantity of at least 1').max(10_000_000),
+  unitCostCents: centsSchema,
+  reason: optionalText(200),
+});
+export type ReceiveBatchInput = z.infer<typeof receiveBatchSchema>;
+
+export const receiveBatchResponseSchema = z.object({
+  batch: batchSchema,
+  quantity: z.number().int(),
+  reservedQuantity: z.number().int(),
+});
+
+// ------------------------------------------------------------------------------------------- history
+
+/** GET /api/products/:id/movements query (the product history screen). from/to are business dates, inclusive. */
+export const movementListQuerySchema = z.strictObject({
+  kind: z
+    .enum([
+      'sale',
+      'sale_return',
+      'purchase_receipt',
+      'purchase_edit',
+      'purchase_delete',
+      'purchase_return',
+      'adjustment',
+      'transfer_out',
+      'transfer_in',
+      'reserve',
+      'release',
+      'reserved_sold',
+      'import',
+      'opening',
+    ])
+    .optional(),
+  branchId: z.uuid().optional(),
+  from: businessDateSchema.optional(),
+  to: businessDateSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(PRODUCT_PAGE_MAX).default(PRODUCT_PAGE_DEFAULT),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export type MovementListQueryInput = z.input<typeof movementListQuerySchema>;
+
+/** One ledger row. delta changes the on-hand total (quantity + reserved); quantityAfter is that total after it. */
+export const movementSchema = z.object({
+  id: z.uuid(),
+  branchId: z.uuid(),
+  branchName: z.string(),
+  productId: z.uuid(),
+  batchId: z.uuid().nullable(),
+  batchNumber: z.string().nullable(),
+  expiryDate: businessDateSchema.nullable(),
+  kind: z.string(),
+  delta: z.number().int(),
+  quantityAfter: z.number().int(),
+  reason: z.string().nullable(),
+  referenceType: z.string().nullable(),
+  referenceId: z.string().nullable(),
+  userId: z.uuid().nullable(),
+  userName: z.string().nullable(),
+  at: z.string(),
+});
+export type Movement = z.infer<typeof movementSchema>;
+
+/** GET /api/products/:id/movements response, newest first. */
+export const movementListResponseSchema = z.object({
+  items: z.array(movementSchema),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
+export type MovementListResponse = z.infer<typeof movementListResponseSchema>;
+
+// ------------------------------------------------------------------------------------------- rules
+
+/** The minimum margin in force, basis points: branch, else product, else the settings default. */
+export function effectiveMinMarginBasisPoints(
+  branchBasisPoints: number | null | undefined,
+  productBasisPoints: number | null | undefined,
+  settingsDefaultPercent: number = DEFAULT_MIN_MARGIN_PERCENT,
+): number {
+  return branchBasisPoints ?? productBasisPoints ?? Math.round(settingsDefaultPercent * 100);
+}
+
+/** Prices of a branch row as shown: minimum selling price, margin and markup (2 decimals). */
+export function priceFigures(sellingPriceCents: number, purchasePriceCents: number, minMarginBasisPoints: number) {
+  return {
+    minimumSellingPriceCents: minimumSellingPriceCents(purchasePriceCents, minMarginBasisPoints / 100),
+    marginPercent: marginPercent(sellingPriceCents, purchasePriceCents),
+    markupPercent: markupPercent(sellingPriceCents, purchasePriceCents),
+  };
+}
+
+/** The stock status of a branch row: threshold of the branch, else the product, else 5. */
+export function branchStockStatus(quantity: number, branchThreshold: number | null | undefined, productThreshold: number | null | undefined): StockStatus {
+  return stockStatus(quantity, branchThreshold ?? productThreshold ?? DEFAULT_LOW_STOCK_THRESHOLD);
+}
+
+/** Is the product offered in this branch? An empty restriction list means every branch. */
+export function isOfferedInBranch(restrictedBranchIds: readonly string[], branchId: string): boolean {
+  return restrictedBranchIds.length === 0 || restrictedBranchIds.includes(branchId);
+}

@@ -1,0 +1,431 @@
+import { z } from 'zod';
+
+/**
+ * The per-pharmacy settings document of seed 000 section 3 ("Settings"), its defaults (seed 000 section 9)
+ * and the sanitiser run on every load and save (seed 000 section 5).
+ */
+
+/** The default branch name of seed 000 section 9. */
+export const DEFAULT_BRANCH_NAME = 'Main Branch';
+
+/** The dashboard periods a user may open by default (seed 002 section 4, "Date filter values", without custom). */
+export const DASHBOARD_VIEWS = [
+  'today', 'yesterday', 'thisWeek', 'lastWeek', 'thisMonth', 'lastMonth', 'last30Days', 'last3Months',
+] as const;
+export const THEMES = ['light', 'dark', 'system'] as const;
+/** 80 mm till receipts are the norm; A4 for invoices sent to insurers. */
+export const RECEIPT_FORMATS = ['thermal', 'a4'] as const;
+/** Kenya reports under IFRS, which forbids LIFO; FEFO (first expiry, first out) suits medicines. */
+export const STOCK_VALUATION_METHODS = ['FIFO', 'FEFO', 'WEIGHTED_AVERAGE'] as const;
+export const THOUSANDS_SEPARATORS = [',', '.', ' ', "'", ''] as const;
+export const DECIMAL_SEPARATORS = ['.', ','] as const;
+export const LANGUAGES = ['en', 'sw'] as const;
+
+const text = (max: number) => z.string().max(max);
+const name = z.string().trim().min(1).max(100);
+const list = (item: z.ZodString, max: number) => z.array(item).max(max);
+const wholeNumber = (min: number, max: number) => z.number().int().min(min).max(max);
+const percent = z.number().min(0).max(100);
+const localeTag = z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/).max(35);
+
+export const displaySettingsSchema = z.strictObject({
+  showPharmacyName: z.boolean(),
+  showUserName: z.boolean(),
+  showGreeting: z.boolean(),
+  showTagline: z.boolean(),
+  dashboardDefaultView: z.enum(DASHBOARD_VIEWS),
+  preferredTheme: z.enum(THEMES),
+  compactMode: z.boolean(),
+  showQuickActions: z.boolean(),
+  defaultLanguage: z.enum(LANGUAGES),
+});
+
+export const integrationsSchema = z.strictObject({
+  mobileMoney: z.strictObject({
+    enabled: z.boolean(),
+    shortcode: z.string().regex(/^\d{0,10}$/),
+    consumerKey: text(200),
+    consumerSecret: text(200),
+    passkey: text(200),
+  }),
+  insurance: z.strictObject({ enabled: z.boolean(), providers: list(name, 100) }),
+  accounting: z.strictObject({ enabled: z.boolean(), software: text(100) }),
+});
+
+/** The whole settings document; strict, so a save with an unknown field is refused. */
+export const settingsSchema = z.strictObject({
+  // Business
+  pharmacyName: text(120),
+  pharmacyPhone: text(30),
+  pharmacyAddress: text(300),
+  pharmacyTagline: text(150),
+  pharmacyEmail: z.union([z.literal(''), z.email().max(254)]),
+  pharmacyWebsite: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(300)]),
+  vatNumber: text(40),
+  returnPolicy: text(1000),
+  receiptFooter: text(500),
+  // Invoicing
+  invoicePrefix: z.string().regex(/^[A-Za-z0-9-]{0,10}$/),
+  invoiceFooter: text(500),
+  invoiceNotes: text(1000),
+  receiptFormat: z.enum(RECEIPT_FORMATS),
+  // Tax and money
+  taxRate: percent,
+  defaultTaxRate: percent,
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  currencySymbol: z.string().trim().min(1).max(8),
+  dateFormat: localeTag,
+  numberFormat: localeTag,
+  timezone: z.string().regex(/^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/).max(64),
+  thousandsSeparator: z.enum(THOUSANDS_SEPARATORS),
+  decimalSeparator: z.enum(DECIMAL_SEPARATORS),
+  decimalPlaces: wholeNumber(0, 4),
+  // Stock
+  defaultUnitType: z.string().trim().min(1).max(40),
+  defaultLowStockThreshold: wholeNumber(0, 1_000_000),
+  defaultReorderLevel: wholeNumber(0, 1_000_000),
+  trackExpiryByDefault: z.boolean(),
+  defaultTags: list(name, 100),
+  categories: list(name, 200),
+  stockValuationMethod: z.enum(STOCK_VALUATION_METHODS),
+  expiryAlertDays: wholeNumber(0, 3650),
+  lowStockAlertEnabled: z.boolean(),
+  autoReorderEnabled: z.boolean(),
+  // Pricing: a margin of 100 % or more cannot be reached (minimum price = cost / (1 - margin/100)).
+  defaultMinMargin: z.number().min(0).lt(100),
+  maxDiscount: percent,
+  enforceMargins: z.boolean(),
+  allowSuspendWithLowMargin: z.boolean(),
+  showMarginWarnings: z.boolean(),
+  marginTolerance: percent,
+  allowOverrideMargins: z.boolean(),
+  warnOnLowMargins: z.boolean(),
+  // Branches
+  branches: list(name, 200),
+  defaultBranch: name,
+  enableBranchSpecificPricing: z.boolean(),
+  allowProductBranchRestriction: z.boolean(),
+  enableBranchSeparation: z.boolean(),
+  // Payment
+  paymentMethods: list(z.string().trim().min(1).max(40), 30),
+  // Switches
+  enableQuickSale: z.boolean(),
+  enableHoldSales: z.boolean(),
+  enableDiscounts: z.boolean(),
+  enableTax: z.boolean(),
+  autoSaveEnabled: z.boolean(),
+  printReceiptByDefault: z.boolean(),
+  displaySettings: displaySettingsSchema,
+  integrations: integrationsSchema,
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+
+/**
+ * The defaults of seed 000 section 9. Where the specification names a switch without a default we chose the
+ * safe one: margins enforced without override, warnings on, branch features off, integrations off.
+ */
+export const DEFAULT_SETTINGS: Settings = {
+  pharmacyName: '',
+  pharmacyPhone: '',
+  pharmacyAddress: '',
+  pharmacyTagline: '',
+  pharmacyEmail: '',
+  pharmacyWebsite: '',
+  vatNumber: '',
+  returnPolicy: '',
+  receiptFooter: '',
+  invoicePrefix: 'INV',
+  invoiceFooter: '',
+  invoiceNotes: '',
+  receiptFormat: 'thermal',
+  taxRate: 16,
+  defaultTaxRate: 16,
+  currency: 'KES',
+  currencySymbol: 'KSh',
+  dateFormat: 'en-GB',
+  numberFormat: 'en-KE',
+  timezone: 'Africa/Nairobi',
+  thousandsSeparator: ',',
+  decimalSeparator: '.',
+  decimalPlaces: 2,
+  defaultUnitType: 'Pieces',
+  defaultLowStockThreshold: 5,
+  defaultReorderLevel: 2,
+  trackExpiryByDefault: true,
+  defaultTags: [],
+  categories: ['Medicine', 'Equipment', 'Supplies', 'Cosmetics', 'Supplements'],
+  stockValuationMethod: 'FIFO',
+  expiryAlertDays: 30,
+  lowStockAlertEnabled: true,
+  autoReorderEnabled: false,
+  defaultMinMargin: 22,
+  maxDiscount: 10,
+  enforceMargins: true,
+  allowSuspendWithLowMargin: false,
+  showMarginWarnings: true,
+  marginTolerance: 5,
+  allowOverrideMargins: false,
+  warnOnLowMargins: true,
+  branches: [DEFAULT_BRANCH_NAME],
+  defaultBranch: DEFAULT_BRANCH_NAME,
+  enableBranchSpecificPricing: false,
+  allowProductBranchRestriction: false,
+  enableBranchSeparation: false,
+  paymentMethods: ['Cash', 'M-Pesa', 'Insurance', 'Bank Transfer', 'Credit Card'],
+  enableQuickSale: true,
+  enableHoldSales: true,
+  enableDiscounts: true,
+  enableTax: true,
+  autoSaveEnabled: true,
+  printReceiptByDefault: true,
+  displaySettings: {
+    showPharmacyName: true,
+    showUserName: true,
+    showGreeting: true,
+    showTagline: true,
+    dashboardDefaultView: 'today',
+    preferredTheme: 'light',
+    compactMode: false,
+    showQuickActions: true,
+    defaultLanguage: 'en',
+  },
+  integrations: {
+    mobileMoney: { enabled: false, shortcode: '', consumerKey: '', consumerSecret: '', passkey: '' },
+    insurance: { enabled: false, providers: [] },
+    accounting: { enabled: false, software: '' },
+  },
+};
+
+/** Integration secrets: the server keeps them and shows them to nobody but settings managers. */
+export const SECRET_SETTINGS_FIELDS = [
+  'integrations.mobileMoney.consumerKey',
+  'integrations.mobileMoney.consumerSecret',
+  'integrations.mobileMoney.passkey',
+] as const;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A list field: a single string becomes a one-item list; non-strings and blanks go; duplicates go. */
+function coerceList(value: unknown): unknown {
+  const items = typeof value === 'string' ? [value] : Array.isArray(value) ? value : undefined;
+  if (!items) return undefined;
+  const strings = items.filter((item): item is string => typeof item === 'string').map((item) => item.trim());
+  return [...new Set(strings.filter((item) => item !== ''))];
+}
+
+/** A numeric field: a number, or text that is a number; anything else falls back to the default. */
+function coerceNumber(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'string' && value.trim() !== '') {
+    const parsed = Number(value.trim());
+    return Number.isFinite(parsed) ? parsed : undefined;
+  }
+  return undefined;
+}
+
+/** A boolean field: a boolean, or the text 'true'/'false' as forms and old documents stored it. */
+function coerceBoolean(value: unknown): unknown {
+  if (typeof value === 'boolean') return value;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return undefined;
+}
+
+/**
+ * Sanitise one object against its defaults and schema, field by field: a field that is missing or still
+ * invalid after coercion takes its default, so one bad field never costs the owner the rest of the document.
+ */
+function sanitizeObject<T extends Record<string, unknown>>(
+  input: Record<string, unknown>,
+  defaults: T,
+  schema: z.ZodObject,
+): T {
+  const result: Record<string, unknown> = {};
+  for (const [key, fallback] of Object.entries(defaults)) {
+    const raw = input[key];
+    const fieldSchema = schema.shape[key];
+    if (isRecord(fallback) && fieldSchema instanceof z.ZodObject) {
+      result[key] = sanitizeObject(isRecord(raw) ? raw : {}, fallback, fieldSchema);
+      continue;
+    }
+    const coerced = Array.isArray(fallback)
+      ? coerceList(raw)
+      : typeof fallback === 'number'
+        ? coerceNumber(raw)
+        : typeof fallback === 'boolean'
+          ? coerceBoolean(raw)
+          : typeof raw === 'string'
+            ? raw
+            : undefined;
+    const parsed = coerced === undefined || !fieldSchema ? undefined : fieldSchema.safeParse(coerced);
+    result[key] = parsed?.success ? parsed.data : Array.isArray(fallback) ? [...(fallback as unknown[])] : fallback;
+  }
+  return result as T;
+}
+
+/** Corrupt settings: an object whose keys are all numeric (a string or list spread into an object). */
+function isCorrupt(input: Record<string, unknown>): boolean {
+  const keys = Object.keys(input);
+  return keys.length > 0 && keys.every((key) => /^\d+$/.test(key));
+}
+
+/**
+ * Sanitise a settings document on load and save (seed 000 section 5): corrupt documents revert to defaults,
+ * list fields become lists, non-numeric numbers and invalid values take their defaults, unknown keys are dropped,
+ * and the default branch falls back to branchName, then locationName, then the first branch, then 'Main Branch'.
+ */
+export function sanitizeSettings(
+  input: unknown,
+  context: { branchName?: string | undefined; locationName?: string | undefined; branches?: string[] | undefined } = {},
+): Settings {
+  const source = isRecord(input) && !isCorrupt(input) ? input : {};
+  const settings = sanitizeObject(source, DEFAULT_SETTINGS, settingsSchema);
+  const knownBranches = (context.branches ?? []).map((b) => b.trim()).filter((b) => b !== '');
+  const stated = settingsSchema.shape.branches.safeParse(coerceList(source.branches));
+  if (!stated.success || stated.data.length === 0) {
+    settings.branches = knownBranches.length > 0 ? knownBranches : [DEFAULT_BRANCH_NAME];
+  }
+  const statedDefault = typeof source.defaultBranch === 'string' ? source.defaultBranch.trim() : '';
+  const candidates = [statedDefault, context.branchName, context.locationName, settings.branches[0], DEFAULT_BRANCH_NAME];
+  // A stated default branch must still be one of the branches (a renamed or closed branch is not a default).
+  const chosen = candidates.find(
+    (candidate, index): candidate is string =>
+      typeof candidate === 'string' && candidate.trim() !== '' && (index > 0 || settings.branches.includes(candidate)),
+  );
+  settings.defaultBranch = (chosen ?? DEFAULT_BRANCH_NAME).trim().slice(0, 100);
+  return settings;
+}
+
+export type SettingsFieldKind = 'text' | 'textarea' | 'email' | 'url' | 'tel' | 'number' | 'percent' | 'boolean' | 'select' | 'list' | 'secret';
+
+/** One field of the settings screen: its path in the document (dotted for nested fields) and how to edit it. */
+export interface SettingsField {
+  key: string;
+  kind: SettingsFieldKind;
+  options?: readonly string[];
+}
+
+export type SettingsSectionId =
+  | 'business' | 'invoicing' | 'taxAndMoney' | 'stock' | 'pricing' | 'branches' | 'payment' | 'switches' | 'display' | 'integrations';
+
+/** How the settings screen groups the document, in order, so the screen is generated from one description. */
+export const SETTINGS_SECTIONS: readonly { id: SettingsSectionId; fields: readonly SettingsField[] }[] = [
+  {
+    id: 'business',
+    fields: [
+      { key: 'pharmacyName', kind: 'text' },
+      { key: 'pharmacyPhone', kind: 'tel' },
+      { key: 'pharmacyAddress', kind: 'textarea' },
+      { key: 'pharmacyTagline', kind: 'text' },
+      { key: 'pharmacyEmail', kind: 'email' },
+      { key: 'pharmacyWebsite', kind: 'url' },
+      { key: 'vatNumber', kind: 'text' },
+      { key: 'returnPolicy', kind: 'textarea' },
+      { key: 'receiptFooter', kind: 'textarea' },
+    ],
+  },
+  {
+    id: 'invoicing',
+    fields: [
+      { key: 'invoicePrefix', kind: 'text' },
+      { key: 'invoiceFooter', kind: 'textarea' },
+      { key: 'invoiceNotes', kind: 'textarea' },
+      { key: 'receiptFormat', kind: 'select', options: RECEIPT_FORMATS },
+    ],
+  },
+  {
+    id: 'taxAndMoney',
+    fields: [
+      { key: 'taxRate', kind: 'percent' },
+      { key: 'defaultTaxRate', kind: 'percent' },
+      { key: 'currency', kind: 'text' },
+      { key: 'currencySymbol', kind: 'text' },
+      { key: 'dateFormat', kind: 'text' },
+      { key: 'numberFormat', kind: 'text' },
+      { key: 'timezone', kind: 'text' },
+      { key: 'thousandsSeparator', kind: 'select', options: THOUSANDS_SEPARATORS },
+      { key: 'decimalSeparator', kind: 'select', options: DECIMAL_SEPARATORS },
+      { key: 'decimalPlaces', kind: 'number' },
+    ],
+  },
+  {
+    id: 'stock',
+    fields: [
+      { key: 'defaultUnitType', kind: 'text' },
+      { key: 'defaultLowStockThreshold', kind: 'number' },
+      { key: 'defaultReorderLevel', kind: 'number' },
+      { key: 'trackExpiryByDefault', kind: 'boolean' },
+      { key: 'defaultTags', kind: 'list' },
+      { key: 'categories', kind: 'list' },
+      { key: 'stockValuationMethod', kind: 'select', options: STOCK_VALUATION_METHODS },
+      { key: 'expiryAlertDays', kind: 'number' },
+      { key: 'lowStockAlertEnabled', kind: 'boolean' },
+      { key: 'autoReorderEnabled', kind: 'boolean' },
+    ],
+  },
+  {
+    id: 'pricing',
+    fields: [
+      { key: 'defaultMinMargin', kind: 'percent' },
+      { key: 'maxDiscount', kind: 'percent' },
+      { key: 'enforceMargins', kind: 'boolean' },
+      { key: 'allowSuspendWithLowMargin', kind: 'boolean' },
+      { key: 'showMarginWarnings', kind: 'boolean' },
+      { key: 'marginTolerance', kind: 'percent' },
+      { key: 'allowOverrideMargins', kind: 'boolean' },
+      { key: 'warnOnLowMargins', kind: 'boolean' },
+    ],
+  },
+  {
+    id: 'branches',
+    fields: [
+      { key: 'branches', kind: 'list' },
+      { key: 'defaultBranch', kind: 'select' },
+      { key: 'enableBranchSpecificPricing', kind: 'boolean' },
+      { key: 'allowProductBranchRestriction', kind: 'boolean' },
+      { key: 'enableBranchSeparation', kind: 'boolean' },
+    ],
+  },
+  { id: 'payment', fields: [{ key: 'paymentMethods', kind: 'list' }] },
+  {
+    id: 'switches',
+    fields: [
+      { key: 'enableQuickSale', kind: 'boolean' },
+      { key: 'enableHoldSales', kind: 'boolean' },
+      { key: 'enableDiscounts', kind: 'boolean' },
+      { key: 'enableTax', kind: 'boolean' },
+      { key: 'autoSaveEnabled', kind: 'boolean' },
+      { key: 'printReceiptByDefault', kind: 'boolean' },
+    ],
+  },
+  {
+    id: 'display',
+    fields: [
+      { key: 'displaySettings.showPharmacyName', kind: 'boolean' },
+      { key: 'displaySettings.showUserName', kind: 'boolean' },
+      { key: 'displaySettings.showGreeting', kind: 'boolean' },
+      { key: 'displaySettings.showTagline', kind: 'boolean' },
+      { key: 'displaySettings.dashboardDefaultView', kind: 'select', options: DASHBOARD_VIEWS },
+      { key: 'displaySettings.preferredTheme', kind: 'select', options: THEMES },
+      { key: 'displaySettings.compactMode', kind: 'boolean' },
+      { key: 'displaySettings.showQuickActions', kind: 'boolean' },
+      { key: 'displaySettings.defaultLanguage', kind: 'select', options: LANGUAGES },
+    ],
+  },
+  {
+    id: 'integrations',
+    fields: [
+      { key: 'integrations.mobileMoney.enabled', kind: 'boolean' },
+      { key: 'integrations.mobileMoney.shortcode', kind: 'text' },
+      { key: 'integrations.mobileMoney.consumerKey', kind: 'secret' },
+      { key: 'integrations.mobileMoney.consumerSecret', kind: 'secret' },
+      { key: 'integrations.mobileMoney.passkey', kind: 'secret' },
+      { key: 'integrations.insurance.enabled', kind: 'boolean' },
+      { key: 'integrations.insurance.providers', kind: 'list' },
+      { key: 'integrations.accounting.enabled', kind: 'boolean' },
+      { key: 'integrations.accounting.software', kind: 'text' },
+    ],
+  },
+];

@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+
+// One runner for the whole repository. Server tests run against PGlite by default and against the
+// PostgreSQL server too when TEST_DATABASE_URL is set (see apps/server/test/database.ts).
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'domain', include: ['packages/domain/src/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'server',
+          include: ['apps/server/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+        },
+      },
+      { test: { name: 'web', include: ['apps/web/src/**/*.test.ts'] } },
+    ],
+  },
+});
