@@ -17,6 +17,10 @@ export interface Config {
   mailFrom: string;
   googleClientId?: string;
   googleClientSecret?: string;
+  /** The OpenID Connect issuer for Google sign-in (a local fake in tests). */
+  googleIssuer: string;
+  /** Show the outbox at /dev/mailbox when no SMTP server is configured (off in production unless DEV_MAILBOX=true). */
+  devMailbox: boolean;
   /** Minutes of inactivity before the session locks. */
   sessionLockMinutes: number;
   /** Minutes the locked screen counts down before signing out. */
@@ -44,6 +48,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM ?? 'PharmaPoint <no-reply@pharmapoint.local>',
     googleClientId: env.GOOGLE_CLIENT_ID || undefined,
     googleClientSecret: env.GOOGLE_CLIENT_SECRET || undefined,
+    googleIssuer: env.GOOGLE_ISSUER ?? 'https://accounts.google.com',
+    devMailbox: env.DEV_MAILBOX ? env.DEV_MAILBOX === 'true' : env.NODE_ENV !== 'production',
     sessionLockMinutes: Number(env.SESSION_LOCK_MINUTES ?? 15),
     autoLogoutMinutes: Number(env.AUTO_LOGOUT_MINUTES ?? 5),
     sessionDays: Number(env.SESSION_DAYS ?? 14),

@@ -1,6 +1,7 @@
 import type { Database, Queryable } from './database.ts';
 import { hashPassword } from '../platform/passwords.ts';
 import { createPharmacy } from '../modules/tenancy/pharmacy.service.ts';
+import { seedDemoCatalogue } from './demo-catalogue.ts';
 
 /** The shared demo pharmacy every visitor of the demo sees (seed 000 section 9). */
 export const DEMO_PHARMACY_ID = 'demo_pharmacy_shared';
@@ -103,6 +104,7 @@ export async function seedDemoData(db: Database, now: Date = new Date()): Promis
     return { pharmacyId: DEMO_PHARMACY_ID, branches: demo.branches, users };
   });
   if (!ids) return false;
+  await seedDemoCatalogue(db, ids, now);
   for (const seeder of demoSeeders) await seeder(db, ids);
   return true;
 }

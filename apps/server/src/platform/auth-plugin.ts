@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { effectivePermissions, type PermissionSubject } from '@pharmapoint/domain/permissions';
+import { effectivePermissions, hasPermission, type PermissionSubject } from '@pharmapoint/domain/permissions';
 import type { Database } from '../db/database.ts';
 import type { Config } from '../config.ts';
 import { AppError } from './errors.ts';
@@ -40,7 +40,7 @@ interface MembershipRow {
 }
 
 /** Loads the session of a token, or null when it is unknown, revoked, expired or its user is inactive. */
-export async function loadSession(db: Database, token: string): Promise<RequestAuth | null> {
+export async function loadSession(db: Database, token: string, config?: Pick<Config, 'autoLogoutMinutes'>): Promise<RequestAuth | null> {
   const tokenHash = hashSecret(token);
   const [row] = await db.transaction({}, (q) =>
     q.query<SessionRow>(
@@ -52,6 +52,8 @@ export async function loadSession(db: Database, token: string): Promise<RequestA
     ),
   );
   if (!row || !row.is_active || row.is_disabled) return null;
+  // A locked session not unlocked within the auto-logout countdown is over (the browser signs out at 0:00 too).
+  if (config && row.locked_at && Date.now() - new Date(row.locked_at).getTime() > config.autoLogoutMinutes * 60_000) return null;
   let membership: MembershipRow | undefined;
   if (row.pharmacy_id) {
     [membership] = await db.transaction({ pharmacyId: row.pharmacy_id, userId: row.user_id }, (q) =>
@@ -100,7 +102,7 @@ export async function loadSession(db: Database, token: string): Promise<RequestA
 }
 
 function permits(auth: RequestAuth, access: RouteAccess): boolean {
-  const holds = (p: string) => auth.permissions.includes('*') || auth.permissions.includes(p);
+  const holds = (p: string) => hasPermission(auth.subject, p);
   if (access === 'public' || access === 'authenticated') return true;
   if (access === 'operator') return auth.isPlatformOperator;
   if (!auth.pharmacyId) return false;
@@ -162,7 +164,7 @@ export const authPlugin = fp<{ db: Database; config: Config }>(async (app: Fasti
       reply.setCookie(CSRF_COOKIE, newSecret(24), { path: '/', sameSite: 'lax', secure: config.secureCookies });
     }
     const token = request.cookies[SESSION_COOKIE];
-    request.auth = token ? await loadSession(db, token) : null;
+    request.auth = token ? await loadSession(db, token, config) : null;
   });
 
   app.addHook('preHandler', async (request) => {
