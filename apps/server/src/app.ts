@@ -16,7 +16,7 @@ import {
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { authPlugin } from './platform/auth-plugin.ts';
-import { registerErrorHandler } from './platform/errors.ts';
+import { registerErrorHandler, registerNotFound } from './platform/errors.ts';
 import { createMailer, type Mailer } from './platform/mailer.ts';
 import { modules } from './modules/index.ts';
 
@@ -72,15 +72,8 @@ export async function buildApp(options: { db: Database; config: Config; mailer?:
 
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
 
-  if (existsSync(path.join(config.webDist, 'index.html'))) {
-    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
-    // The single-page app answers every other GET (client-side routing); unknown /api paths stay 404 JSON.
-    app.setNotFoundHandler((request, reply) => {
-      if (request.method === 'GET' && !request.url.startsWith('/api')) {
-        return reply.header('cache-control', 'no-cache').sendFile('index.html');
-      }
-      return reply.status(404).send({ error: { code: 'NOT_FOUND', message: 'Not found' } });
-    });
-  }
+  const serveSpa = existsSync(path.join(config.webDist, 'index.html'));
+  if (serveSpa) await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
+  registerNotFound(app, serveSpa);
   return app;
 }

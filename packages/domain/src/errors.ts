@@ -8,7 +8,7 @@ export const ERRORS = {
   /** Malformed JSON body. */
   MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON.' },
   /** Body larger than the limit. */
-  BODY_TOO_LARGE: { status: 413, message: 'The request is too large.' },
+  BODY_TOO_LARGE: { status: 400, message: 'The request is too large.' },
   /** Not signed in, or the session ended. */
   NOT_AUTHENTICATED: { status: 401, message: 'User not authenticated' },
   /** Signed in, but the session is locked by inactivity: unlock first. */

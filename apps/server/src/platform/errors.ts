@@ -39,7 +39,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(400).send(errorBody('MALFORMED_JSON', ERRORS.MALFORMED_JSON.message));
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.status(413).send(errorBody('BODY_TOO_LARGE', ERRORS.BODY_TOO_LARGE.message));
+      return reply.status(400).send(errorBody('BODY_TOO_LARGE', ERRORS.BODY_TOO_LARGE.message));
     }
     if (error.statusCode === 429) {
       return reply.status(429).send(errorBody('RATE_LIMITED', ERRORS.RATE_LIMITED.message));
@@ -50,7 +50,17 @@ export function registerErrorHandler(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(errorBody('INTERNAL', ERRORS.INTERNAL.message));
   });
+}
+
+/**
+ * Unknown paths: with the web app built, every GET outside /api answers the single-page app (client-side
+ * routing); everything else is a 404 in the error format.
+ */
+export function registerNotFound(app: FastifyInstance, serveSpa: boolean): void {
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send(errorBody('NOT_FOUND', ERRORS.NOT_FOUND.message));
+    if (serveSpa && request.method === 'GET' && !request.url.startsWith('/api')) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send(errorBody('NOT_FOUND', ERRORS.NOT_FOUND.message));
   });
 }

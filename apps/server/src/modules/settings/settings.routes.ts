@@ -1,23 +1,46 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { settingsSchema } from '@pharmapoint/domain/settings';
+import { SECRET_SETTINGS_FIELDS, settingsSchema, type Settings } from '@pharmapoint/domain/settings';
+import type { RequestContext } from '../../platform/access.ts';
 import type { ModuleRegistrar } from '../index.ts';
 import { requireContext } from '../../platform/auth-plugin.ts';
 import { audit } from '../audit/audit.ts';
 import { loadSettings, sanitizeForTenant, saveSettings } from './settings.repository.ts';
 
-/** The pharmacy's settings document: every screen reads it, settings managers save it. */
+/** Who may save settings, and so see the integration secrets (seed 000 section 6: settings:business or settings:system). */
+const SETTINGS_MANAGER_PERMISSIONS = ['settings:system', 'settings:business'] as const;
+
+function managesSettings(ctx: RequestContext): boolean {
+  return ctx.permissions.includes('*') || SETTINGS_MANAGER_PERMISSIONS.some((p) => ctx.permissions.includes(p));
+}
+
+/** The document with every secret field (SECRET_SETTINGS_FIELDS) blanked, for readers who do not manage settings. */
+export function withoutSecrets(settings: Settings): Settings {
+  const copy = structuredClone(settings) as unknown as Record<string, unknown>;
+  for (const path of SECRET_SETTINGS_FIELDS) {
+    const keys = path.split('.');
+    let node: Record<string, unknown> | undefined = copy;
+    for (const key of keys.slice(0, -1)) node = node?.[key] as Record<string, unknown> | undefined;
+    const last = keys[keys.length - 1]!;
+    if (node && typeof node[last] === 'string') node[last] = '';
+  }
+  return copy as unknown as Settings;
+}
+
+/** The pharmacy's settings document: every screen reads it (secrets only for settings managers), settings managers save it. */
 export const registerSettings: ModuleRegistrar = (app, { db }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get('/api/settings', { config: { access: 'tenant' }, schema: { tags: ['settings'] } }, async (request) => {
     const ctx = requireContext(request);
-    return db.transaction({ pharmacyId: ctx.pharmacyId, userId: ctx.userId }, (q) => loadSettings(q, ctx.pharmacyId));
+    const loaded = await db.transaction({ pharmacyId: ctx.pharmacyId, userId: ctx.userId }, (q) => loadSettings(q, ctx.pharmacyId));
+    const secretsHidden = !managesSettings(ctx);
+    return { ...loaded, settings: secretsHidden ? withoutSecrets(loaded.settings) : loaded.settings, secretsHidden };
   });
 
   r.put(
     '/api/settings',
     {
-      config: { access: { anyOf: ['settings:system', 'settings:business'] } },
+      config: { access: { anyOf: SETTINGS_MANAGER_PERMISSIONS } },
       schema: { tags: ['settings'], body: settingsSchema },
     },
     async (request) => {
@@ -26,7 +49,11 @@ export const registerSettings: ModuleRegistrar = (app, { db }) => {
         const before = await loadSettings(q, ctx.pharmacyId);
         const next = await sanitizeForTenant(q, ctx.pharmacyId, request.body);
         await saveSettings(q, ctx.pharmacyId, next, ctx.userId);
-        await audit(q, ctx, 'update', 'settings', null, before.settings, next);
+        // The business name is the pharmacy's name: the sidebar, /api/me and emails show the saved one.
+        const name = next.pharmacyName.trim();
+        if (name) await q.query(`UPDATE pharmacies SET name = $2, updated_at = now() WHERE id = $1 AND name <> $2`, [ctx.pharmacyId, name]);
+        // The audit log keeps no secrets: its readers need not be settings managers.
+        await audit(q, ctx, 'update', 'settings', null, withoutSecrets(before.settings), withoutSecrets(next));
         return next;
       });
       return { settings, message: 'Settings saved successfully' };

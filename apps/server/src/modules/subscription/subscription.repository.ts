@@ -47,11 +47,27 @@ export async function insertSubscription(
   );
 }
 
-/** The pharmacy's subscription; a trial is created when there is none (seed 000 section 4). */
-export async function loadSubscription(q: Queryable, pharmacyId: string, now: Date): Promise<SubscriptionRecord> {
-  const [row] = await q.query<SubscriptionRow>(`SELECT * FROM subscriptions WHERE pharmacy_id = $1`, [pharmacyId]);
-  if (row) return toRecord(row);
+/** The pharmacy's stored subscription, or null when it has none (read-only: the operator's view uses it). */
+export async function findSubscription(q: Queryable, pharmacyId: string, forUpdate = false): Promise<SubscriptionRecord | null> {
+  const [row] = await q.query<SubscriptionRow>(
+    `SELECT * FROM subscriptions WHERE pharmacy_id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+    [pharmacyId],
+  );
+  return row ? toRecord(row) : null;
+}
+
+/**
+ * The pharmacy's subscription; a trial is created when there is none (seed 000 section 4). With forUpdate the
+ * row stays locked until the transaction ends, so concurrent limit checks of one pharmacy run one at a time.
+ */
+export async function loadSubscription(q: Queryable, pharmacyId: string, now: Date, forUpdate = false): Promise<SubscriptionRecord> {
+  const found = await findSubscription(q, pharmacyId, forUpdate);
+  if (found) return found;
   const trial = newTrialSubscription(now);
+  // Two first reads at once: the second one keeps the first one's trial.
+  await q.query(`SELECT pg_advisory_xact_lock(hashtext('subscription:' || $1))`, [pharmacyId]);
+  const [created] = await q.query<SubscriptionRow>(`SELECT * FROM subscriptions WHERE pharmacy_id = $1`, [pharmacyId]);
+  if (created) return toRecord(created);
   await insertSubscription(q, pharmacyId, trial, { initializedBy: null, method: 'auto_on_read' });
   return trial;
 }
@@ -60,7 +76,7 @@ export async function loadSubscription(q: Queryable, pharmacyId: string, now: Da
  * Usage counted from real rows: active non-demo members, active branches, products (when the products table
  * exists) and transactions (sales rows once the POS issue's sales table exists; 0 until then).
  */
-export async function countUsage(q: Queryable, pharmacyId: string): Promise<Record<LimitedResource, number>> {
+export async function countUsage(q: Queryable, pharmacyId: string): Promise<Usage> {
   const [tables] = await q.query<{ products: boolean; sales: boolean }>(
     `SELECT to_regclass('public.products') IS NOT NULL AS products, to_regclass('public.sales') IS NOT NULL AS sales`,
   );
@@ -71,4 +87,52 @@ export async function countUsage(q: Queryable, pharmacyId: string): Promise<Reco
     products: tables?.products ? await count(`SELECT count(*)::int AS n FROM products WHERE pharmacy_id = $1`) : 0,
     transactions: tables?.sales ? await count(`SELECT count(*)::int AS n FROM sales WHERE pharmacy_id = $1`) : 0,
   };
+}
+
+export type Usage = Record<LimitedResource, number>;
+
+/** The latest usage snapshot of the pharmacy (seed 000: 'the latest one by timestamp is used'), or null. */
+export async function latestUsageSnapshot(q: Queryable, pharmacyId: string): Promise<(Usage & { takenAt: Date }) | null> {
+  const [row] = await q.query<{
+    current_products: number;
+    current_transactions: number;
+    current_users: number;
+    current_branches: number;
+    taken_at: Date | string;
+  }>(
+    `SELECT current_products, current_transactions, current_users, current_branches, taken_at
+       FROM usage_snapshots WHERE pharmacy_id = $1 ORDER BY taken_at DESC LIMIT 1`,
+    [pharmacyId],
+  );
+  if (!row) return null;
+  return {
+    products: row.current_products,
+    transactions: row.current_transactions,
+    users: row.current_users,
+    branches: row.current_branches,
+    takenAt: new Date(row.taken_at),
+  };
+}
+
+/**
+ * Records the usage counted from real rows when it differs from the latest snapshot, so usage_snapshots holds
+ * the history of changes without a row per read. Returns true when a snapshot was written.
+ */
+export async function recordUsageSnapshot(q: Queryable, pharmacyId: string, usage: Usage): Promise<boolean> {
+  const latest = await latestUsageSnapshot(q, pharmacyId);
+  if (
+    latest &&
+    latest.products === usage.products &&
+    latest.transactions === usage.transactions &&
+    latest.users === usage.users &&
+    latest.branches === usage.branches
+  ) {
+    return false;
+  }
+  await q.query(
+    `INSERT INTO usage_snapshots (pharmacy_id, current_products, current_transactions, current_users, current_branches)
+     VALUES ($1, $2, $3, $4, $5)`,
+    [pharmacyId, usage.products, usage.transactions, usage.users, usage.branches],
+  );
+  return true;
 }

@@ -1,11 +1,18 @@
-import { checkLimit, type LimitedResource } from '@pharmapoint/domain/subscription';
+import { DEFAULT_SETTINGS } from '@pharmapoint/domain/settings';
+import {
+  checkLimit,
+  evaluateSubscription,
+  type LimitedResource,
+  type SubscriptionRecord,
+  type SubscriptionSummary,
+} from '@pharmapoint/domain/subscription';
 import type { Queryable } from '../../db/database.ts';
 import { AppError } from '../../platform/errors.ts';
-import { countUsage, loadSubscription } from './subscription.repository.ts';
+import { countUsage, loadSubscription, recordUsageSnapshot, type Usage } from './subscription.repository.ts';
 
 /**
  * Throws LIMIT_EXCEEDED (values limit, usage) or SUBSCRIPTION_NOT_ACTIVE unless the pharmacy may add `requested`
- * more of the resource. Call it inside the write's own transaction.
+ * more of the resource. Call it inside the write's own transaction, before the rows it counts change.
  */
 export async function assertWithinPlanLimit(
   q: Queryable,
@@ -14,9 +21,86 @@ export async function assertWithinPlanLimit(
   requested: number,
   now: Date,
 ): Promise<void> {
-  const sub = await loadSubscription(q, pharmacyId, now);
+  // Locked until the write commits: two requests of one pharmacy cannot both take the last free place.
+  const sub = await loadSubscription(q, pharmacyId, now, true);
   const result = checkLimit(sub, await countUsage(q, pharmacyId), resource, requested, now);
   if (result.ok) return;
   if (result.code === 'LIMIT_EXCEEDED') throw new AppError('LIMIT_EXCEEDED', { values: { limit: result.limit, usage: result.usage } });
   throw new AppError('SUBSCRIPTION_NOT_ACTIVE');
+}
+
+/** The subscription as the API shows it (dates as ISO strings). */
+export interface SubscriptionView {
+  planId: SubscriptionRecord['planId'];
+  status: SubscriptionRecord['status'];
+  startDate: string | null;
+  trialEndDate: string | null;
+  endDate: string | null;
+  hostingPaidUntil: string | null;
+  maxProducts: number;
+  maxTransactions: number;
+  maxUsers: number;
+  maxBranches: number;
+}
+
+/** GET /api/subscription: the stored plan and limits, what it means now (seed 000 sections 4 and 8), and usage. */
+export interface SubscriptionOverview {
+  subscription: SubscriptionView | null;
+  summary: Omit<SubscriptionSummary, 'reminderDate'> & { reminderDate: string | null };
+  usage: Usage;
+}
+
+const iso = (date: Date | null) => (date ? date.toISOString() : null);
+
+export function toSubscriptionView(sub: SubscriptionRecord): SubscriptionView {
+  return {
+    planId: sub.planId,
+    status: sub.status,
+    startDate: iso(sub.startDate),
+    trialEndDate: iso(sub.trialEndDate),
+    endDate: iso(sub.endDate),
+    hostingPaidUntil: iso(sub.hostingPaidUntil),
+    maxProducts: sub.maxProducts,
+    maxTransactions: sub.maxTransactions,
+    maxUsers: sub.maxUsers,
+    maxBranches: sub.maxBranches,
+  };
+}
+
+/** The whole overview from a stored subscription (or none), the counted usage and `now`; the rules are the domain's. */
+export function describeSubscription(sub: SubscriptionRecord | null, usage: Usage, now: Date, timeZone: string): SubscriptionOverview {
+  const { reminderDate, ...summary } = evaluateSubscription(sub, now, { timeZone });
+  return {
+    subscription: sub ? toSubscriptionView(sub) : null,
+    summary: { ...summary, reminderDate: iso(reminderDate) },
+    usage,
+  };
+}
+
+const FALLBACK_TIME_ZONE = DEFAULT_SETTINGS.timezone;
+
+/** The pharmacy's time zone from its settings (for 'Active - Hosting until {date}'); the default when unusable. */
+export async function pharmacyTimeZone(q: Queryable, pharmacyId: string): Promise<string> {
+  const [row] = await q.query<{ timezone: string | null }>(`SELECT document->>'timezone' AS timezone FROM settings WHERE pharmacy_id = $1`, [
+    pharmacyId,
+  ]);
+  const zone = row?.timezone;
+  if (!zone) return FALLBACK_TIME_ZONE;
+  try {
+    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
+    return zone;
+  } catch {
+    return FALLBACK_TIME_ZONE;
+  }
+}
+
+/**
+ * The tenant's subscription overview, inside the caller's transaction: creates the trial when there is none,
+ * counts usage from real rows and records a usage snapshot when the counts changed since the last one.
+ */
+export async function loadSubscriptionOverview(q: Queryable, pharmacyId: string, now: Date): Promise<SubscriptionOverview> {
+  const sub = await loadSubscription(q, pharmacyId, now);
+  const usage = await countUsage(q, pharmacyId);
+  await recordUsageSnapshot(q, pharmacyId, usage);
+  return describeSubscription(sub, usage, now, await pharmacyTimeZone(q, pharmacyId));
 }

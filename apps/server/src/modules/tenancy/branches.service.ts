@@ -70,7 +70,7 @@ export interface BranchPatch {
  * default (making a branch default moves the flag; the default cannot simply be unset or deactivated while it
  * is the default — another branch takes the flag when the default is deactivated).
  */
-export async function patchBranch(db: Database, ctx: RequestContext, id: string, patch: BranchPatch): Promise<Branch> {
+export async function patchBranch(db: Database, ctx: RequestContext, id: string, patch: BranchPatch, now = new Date()): Promise<Branch> {
   return db.transaction({ pharmacyId: ctx.pharmacyId, userId: ctx.userId }, async (q) => {
     const current = await findBranch(q, ctx.pharmacyId, id, true);
     if (!current) throw new AppError('NOT_FOUND');
@@ -81,6 +81,8 @@ export async function patchBranch(db: Database, ctx: RequestContext, id: string,
       isActive: patch.isActive ?? current.is_active,
       isDefault: patch.isDefault ?? current.is_default,
     };
+    // A branch reopening takes a branch place of the plan again.
+    if (!current.is_active && next.isActive) await assertWithinPlanLimit(q, ctx.pharmacyId, 'branches', 1, now);
     if (next.name !== current.name && (await branchNameTaken(q, ctx.pharmacyId, next.name, id))) throw new AppError('BRANCH_NAME_TAKEN');
     if (current.is_active && !next.isActive && (await countActiveBranches(q, ctx.pharmacyId)) <= 1) throw new AppError('LAST_BRANCH');
     if (patch.isDefault === true && !next.isActive) {

@@ -142,9 +142,10 @@ export interface MemberPatch {
 
 /**
  * Edits a member. Only the owner edits the owner (whose role stays owner); nobody deactivates themselves;
- * deactivating needs user:delete besides user:update. A deactivated member's sessions in this pharmacy end.
+ * deactivating needs user:delete besides user:update. A deactivated member's sessions in this pharmacy end; a
+ * reactivated one counts against the plan's user limit again.
  */
-export async function patchMember(db: Database, ctx: RequestContext, userId: string, patch: MemberPatch): Promise<Member> {
+export async function patchMember(db: Database, ctx: RequestContext, userId: string, patch: MemberPatch, now = new Date()): Promise<Member> {
   return db.transaction({ pharmacyId: ctx.pharmacyId, userId: ctx.userId }, async (q) => {
     const row = await findMember(q, ctx.pharmacyId, userId, true);
     if (!row) throw new AppError('NOT_FOUND');
@@ -157,6 +158,8 @@ export async function patchMember(db: Database, ctx: RequestContext, userId: str
       if (userId === ctx.userId) throw new AppError('FORBIDDEN', { message: 'You cannot deactivate your own account.' });
       if (!holds(ctx, 'user:delete')) throw new AppError('FORBIDDEN');
     }
+    // A member coming back takes a user place of the plan again.
+    if (patch.isActive === true && !before.isActive) await assertWithinPlanLimit(q, ctx.pharmacyId, 'users', 1, now);
     await assertBranchesOfTenant(q, ctx.pharmacyId, patch.allowedBranchIds);
     if (patch.name !== undefined && patch.name !== before.name) {
       await q.query(`UPDATE users SET name = $2, updated_at = now() WHERE id = $1`, [userId, patch.name]);
