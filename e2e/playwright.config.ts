@@ -3,7 +3,8 @@ import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const BASE_URL = 'http://localhost:3100';
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+export const BASE_URL = `http://localhost:${PORT}`;
 
 /**
  * The browser suite runs against the real server (built web app, PGlite in a fresh directory, seeded data).
@@ -44,7 +45,7 @@ export default defineConfig({
   ],
   webServer: {
     command:
-      'rm -rf /tmp/pp-e2e-data && DATA_DIR=/tmp/pp-e2e-data PORT=3100 PUBLIC_URL=http://localhost:3100 SESSION_LOCK_MINUTES=15 npx tsx apps/server/src/main.ts',
+      `rm -rf /tmp/pp-e2e-data-${PORT} && DATA_DIR=/tmp/pp-e2e-data-${PORT} PORT=${PORT} PUBLIC_URL=${BASE_URL} SESSION_LOCK_MINUTES=15 npx tsx apps/server/src/main.ts`,
     cwd: repoRoot,
     url: `${BASE_URL}/api/openapi.json`,
     reuseExistingServer: false,

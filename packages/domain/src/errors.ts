@@ -77,6 +77,12 @@ export const ERRORS = {
   NOT_IN_TRIAL: { status: 409, message: 'Not in trial period' },
   NO_ACTIVE_LICENSE: { status: 409, message: 'No active license' },
 
+  // Users and staff
+  /** A member may give only the access they hold themselves (role defaults, explicit list and POS access). */
+  GRANT_EXCEEDS_OWN: { status: 403, message: 'You cannot give a member more access than you have yourself.' },
+  /** A member may change only members whose access is within their own. */
+  MEMBER_OUTRANKS: { status: 403, message: 'You cannot change a member who has more access than you.' },
+
   // Branches
   BRANCH_NOT_ALLOWED: { status: 403, message: 'You are not allowed to work in this branch.' },
   POS_BRANCH_SWITCH_DENIED: { status: 403, message: 'Only administrators can change branches in POS.' },

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.ts';
-import { countUsage, findSubscription, type Usage } from '../subscription/subscription.repository.ts';
-import { describeSubscription, pharmacyTimeZone, type SubscriptionOverview, type SubscriptionView } from '../subscription/subscription.service.ts';
+import { countUsageOf, findSubscriptionsOf, type Usage } from '../subscription/subscription.repository.ts';
+import { describeSubscription, pharmacyTimeZones, type SubscriptionOverview, type SubscriptionView } from '../subscription/subscription.service.ts';
 
 /**
  * The operator's one-word state of a pharmacy: trial (running), active (licence and hosting), expired (trial
@@ -55,11 +55,15 @@ export async function listPharmaciesForOperator(db: Database, now: Date = new Da
   const rows = await db.owner.query<PharmacyRow>(
     `SELECT id, name, is_demo, owner_email, created_at FROM pharmacies ORDER BY created_at DESC, id`,
   );
+  const ids = rows.map((row) => row.id);
+  // A handful of queries for the whole platform, not a handful per pharmacy.
+  const subscriptions = await findSubscriptionsOf(db.owner, ids);
+  const usages = await countUsageOf(db.owner, ids);
+  const timeZones = await pharmacyTimeZones(db.owner, ids);
   const pharmacies: AdminPharmacy[] = [];
   for (const row of rows) {
-    const sub = await findSubscription(db.owner, row.id);
-    const usage = await countUsage(db.owner, row.id);
-    const overview = describeSubscription(sub, usage, now, await pharmacyTimeZone(db.owner, row.id));
+    const usage = usages.get(row.id) ?? { products: 0, transactions: 0, users: 0, branches: 0 };
+    const overview = describeSubscription(subscriptions.get(row.id) ?? null, usage, now, timeZones.get(row.id) ?? 'Africa/Nairobi');
     pharmacies.push({
       id: row.id,
       name: row.name,

@@ -56,6 +56,14 @@ export async function findSubscription(q: Queryable, pharmacyId: string, forUpda
   return row ? toRecord(row) : null;
 }
 
+/** The stored subscriptions of several pharmacies (read-only), by pharmacy id; a pharmacy without one is absent. */
+export async function findSubscriptionsOf(q: Queryable, pharmacyIds: readonly string[]): Promise<Map<string, SubscriptionRecord>> {
+  const rows = await q.query<SubscriptionRow & { pharmacy_id: string }>(`SELECT * FROM subscriptions WHERE pharmacy_id = ANY ($1::text[])`, [
+    pharmacyIds,
+  ]);
+  return new Map(rows.map((row) => [row.pharmacy_id, toRecord(row)]));
+}
+
 /**
  * The pharmacy's subscription; a trial is created when there is none (seed 000 section 4). With forUpdate the
  * row stays locked until the transaction ends, so concurrent limit checks of one pharmacy run one at a time.
@@ -73,20 +81,34 @@ export async function loadSubscription(q: Queryable, pharmacyId: string, now: Da
 }
 
 /**
- * Usage counted from real rows: active non-demo members, active branches, products (when the products table
- * exists) and transactions (sales rows once the POS issue's sales table exists; 0 until then).
+ * Usage counted from real rows, for several pharmacies in one query: active non-demo members, active branches,
+ * products (when the products table exists) and transactions (sales rows once the POS issue's sales table
+ * exists; 0 until then). Inside a tenant transaction only that tenant's rows are visible (row-level security).
  */
-export async function countUsage(q: Queryable, pharmacyId: string): Promise<Usage> {
+export async function countUsageOf(q: Queryable, pharmacyIds: readonly string[]): Promise<Map<string, Usage>> {
+  const result = new Map<string, Usage>();
+  if (pharmacyIds.length === 0) return result;
   const [tables] = await q.query<{ products: boolean; sales: boolean }>(
     `SELECT to_regclass('public.products') IS NOT NULL AS products, to_regclass('public.sales') IS NOT NULL AS sales`,
   );
-  const count = async (sql: string) => (await q.query<{ n: number }>(sql, [pharmacyId]))[0]?.n ?? 0;
-  return {
-    users: await count(`SELECT count(*)::int AS n FROM memberships WHERE pharmacy_id = $1 AND is_active AND role <> 'demo'`),
-    branches: await count(`SELECT count(*)::int AS n FROM branches WHERE pharmacy_id = $1 AND is_active`),
-    products: tables?.products ? await count(`SELECT count(*)::int AS n FROM products WHERE pharmacy_id = $1`) : 0,
-    transactions: tables?.sales ? await count(`SELECT count(*)::int AS n FROM sales WHERE pharmacy_id = $1`) : 0,
-  };
+  const rows = await q.query<Usage & { id: string }>(
+    `SELECT p.id,
+            (SELECT count(*)::int FROM memberships m WHERE m.pharmacy_id = p.id AND m.is_active AND m.role <> 'demo') AS users,
+            (SELECT count(*)::int FROM branches b WHERE b.pharmacy_id = p.id AND b.is_active) AS branches,
+            ${tables?.products ? '(SELECT count(*)::int FROM products x WHERE x.pharmacy_id = p.id)' : '0'} AS products,
+            ${tables?.sales ? '(SELECT count(*)::int FROM sales x WHERE x.pharmacy_id = p.id)' : '0'} AS transactions
+       FROM unnest($1::text[]) AS p (id)`,
+    [pharmacyIds],
+  );
+  for (const { id, users, branches, products, transactions } of rows) {
+    result.set(id, { products: Number(products), transactions: Number(transactions), users: Number(users), branches: Number(branches) });
+  }
+  return result;
+}
+
+/** Usage of one pharmacy counted from real rows (see countUsageOf). */
+export async function countUsage(q: Queryable, pharmacyId: string): Promise<Usage> {
+  return (await countUsageOf(q, [pharmacyId])).get(pharmacyId) ?? { products: 0, transactions: 0, users: 0, branches: 0 };
 }
 
 export type Usage = Record<LimitedResource, number>;

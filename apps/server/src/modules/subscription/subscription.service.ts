@@ -79,12 +79,8 @@ export function describeSubscription(sub: SubscriptionRecord | null, usage: Usag
 
 const FALLBACK_TIME_ZONE = DEFAULT_SETTINGS.timezone;
 
-/** The pharmacy's time zone from its settings (for 'Active - Hosting until {date}'); the default when unusable. */
-export async function pharmacyTimeZone(q: Queryable, pharmacyId: string): Promise<string> {
-  const [row] = await q.query<{ timezone: string | null }>(`SELECT document->>'timezone' AS timezone FROM settings WHERE pharmacy_id = $1`, [
-    pharmacyId,
-  ]);
-  const zone = row?.timezone;
+/** A time zone Intl knows, else the default one (Africa/Nairobi). */
+function usableTimeZone(zone: string | null | undefined): string {
   if (!zone) return FALLBACK_TIME_ZONE;
   try {
     new Intl.DateTimeFormat('en-GB', { timeZone: zone });
@@ -92,6 +88,21 @@ export async function pharmacyTimeZone(q: Queryable, pharmacyId: string): Promis
   } catch {
     return FALLBACK_TIME_ZONE;
   }
+}
+
+/** The pharmacies' time zones from their settings (for 'Active - Hosting until {date}'); the default when unusable. */
+export async function pharmacyTimeZones(q: Queryable, pharmacyIds: readonly string[]): Promise<Map<string, string>> {
+  const rows = await q.query<{ pharmacy_id: string; timezone: string | null }>(
+    `SELECT pharmacy_id, document->>'timezone' AS timezone FROM settings WHERE pharmacy_id = ANY ($1::text[])`,
+    [pharmacyIds],
+  );
+  const found = new Map(rows.map((row) => [row.pharmacy_id, row.timezone]));
+  return new Map(pharmacyIds.map((id) => [id, usableTimeZone(found.get(id))]));
+}
+
+/** One pharmacy's time zone (see pharmacyTimeZones). */
+export async function pharmacyTimeZone(q: Queryable, pharmacyId: string): Promise<string> {
+  return (await pharmacyTimeZones(q, [pharmacyId])).get(pharmacyId) ?? FALLBACK_TIME_ZONE;
 }
 
 /**

@@ -98,11 +98,30 @@ export async function patchBranch(db: Database, ctx: RequestContext, id: string,
       await clearDefaultBranch(q, ctx.pharmacyId);
     }
     const row = await updateBranch(q, ctx.pharmacyId, id, next);
+    if (current.is_active && !next.isActive) await rehomeSessions(q, ctx.pharmacyId);
     await syncSettingsBranches(q, ctx.pharmacyId, ctx.userId);
     const branch = toBranch(row);
     await audit(q, ctx, 'update', 'branch', id, toBranch(current), branch);
     return branch;
   });
+}
+
+/**
+ * Moves open sessions of the pharmacy (of one user, when given) off a branch their user may no longer work in
+ * (closed, or no longer among their allowed branches) to their first usable branch, the default first; none
+ * left leaves the session without a branch. Call it after the change, in the same transaction.
+ */
+export async function rehomeSessions(q: Queryable, pharmacyId: string, userId: string | null = null): Promise<void> {
+  const usable = (branch: string) => `
+    SELECT b.id FROM branches b JOIN memberships m ON m.pharmacy_id = b.pharmacy_id AND m.user_id = s.user_id
+     WHERE b.pharmacy_id = s.pharmacy_id AND b.is_active
+       AND (m.allowed_branch_ids IS NULL OR b.id = ANY (m.allowed_branch_ids))${branch}`;
+  await q.query(
+    `UPDATE sessions s SET branch_id = (${usable('')} ORDER BY b.is_default DESC, b.name LIMIT 1)
+      WHERE s.pharmacy_id = $1 AND ($2::uuid IS NULL OR s.user_id = $2::uuid) AND s.revoked_at IS NULL
+        AND s.branch_id IS NOT NULL AND NOT EXISTS (${usable(' AND b.id = s.branch_id')})`,
+    [pharmacyId, userId],
+  );
 }
 
 async function handDefaultToAnother(q: Queryable, pharmacyId: string, exceptId: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { effectivePermissions } from '@pharmapoint/domain/permissions';
 import type { Config } from '../../config.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import type { RequestContext } from '../../platform/access.ts';
@@ -6,6 +7,7 @@ import type { Mailer } from '../../platform/mailer.ts';
 import { hashSecret, newSecret } from '../../platform/tokens.ts';
 import { audit } from '../audit/audit.ts';
 import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
+import { rehomeSessions } from '../tenancy/branches.service.ts';
 import {
   existingBranchIds,
   findMember,
@@ -29,6 +31,27 @@ interface Deps {
 }
 
 const holds = (ctx: RequestContext, permission: string) => ctx.permissions.includes('*') || ctx.permissions.includes(permission);
+
+/** What a member holds with this role, explicit list and POS access (the domain's rules; '*' for admins). */
+function accessOf(member: { role: string; permissions?: string[] | null; hasPosAccess: boolean }): readonly string[] {
+  return effectivePermissions({ role: member.role, permissions: member.permissions ?? null, hasPOSAccess: member.hasPosAccess });
+}
+
+/** Is every permission of `access` one the caller holds? Owners and admins ('*') hold all. */
+function withinOwnAccess(ctx: RequestContext, access: readonly string[]): boolean {
+  return ctx.permissions.includes('*') || access.every((p) => p !== '*' && ctx.permissions.includes(p));
+}
+
+/** Nobody hands out more than they hold: the role, the explicit list and POS access must be within the caller's own. */
+function assertCanGrant(ctx: RequestContext, member: { role: string; permissions?: string[] | null; hasPosAccess: boolean }): void {
+  const access = accessOf(member);
+  if (!withinOwnAccess(ctx, access)) {
+    throw new AppError('GRANT_EXCEEDS_OWN', { details: { missing: access.filter((p) => !ctx.permissions.includes(p)) } });
+  }
+}
+
+const sameList = (a: readonly string[] | null, b: readonly string[] | null) =>
+  a === null || b === null ? a === b : a.length === b.length && [...a].sort().every((value, i) => value === [...b].sort()[i]);
 
 export async function listMembers(db: Database, ctx: RequestContext): Promise<Member[]> {
   const rows = await db.transaction({ pharmacyId: ctx.pharmacyId, userId: ctx.userId }, (q) => findMembers(q, ctx.pharmacyId));
@@ -89,6 +112,7 @@ function escapeHtml(text: string): string {
  */
 export async function inviteMember(deps: Deps, ctx: RequestContext, input: InviteInput, now = new Date()): Promise<Member> {
   const email = input.email.trim().toLowerCase();
+  assertCanGrant(ctx, input);
   const member = await deps.db.transaction({ pharmacyId: ctx.pharmacyId, userId: ctx.userId }, async (q) => {
     await assertWithinPlanLimit(q, ctx.pharmacyId, 'users', 1, now);
     await assertBranchesOfTenant(q, ctx.pharmacyId, input.allowedBranchIds);
@@ -142,6 +166,8 @@ export interface MemberPatch {
 
 /**
  * Edits a member. Only the owner edits the owner (whose role stays owner); nobody deactivates themselves;
+ * nobody edits a member with more access than their own or gives more than they hold; role and permission
+ * changes need user:manage_roles;
  * deactivating needs user:delete besides user:update. A deactivated member's sessions in this pharmacy end; a
  * reactivated one counts against the plan's user limit again.
  */
@@ -154,6 +180,18 @@ export async function patchMember(db: Database, ctx: RequestContext, userId: str
       throw new AppError('FORBIDDEN', { message: "Only the owner can change the owner's account." });
     }
     if (before.isOwner && patch.role !== undefined) throw new AppError('CONFLICT', { message: "The owner's role cannot be changed." });
+    // Nobody changes a member who holds more than they do, or gives more than they hold; changing what a member
+    // may do (role or explicit list) is role management.
+    if (!withinOwnAccess(ctx, accessOf(before))) throw new AppError('MEMBER_OUTRANKS');
+    const next = {
+      role: patch.role ?? before.role,
+      permissions: patch.permissions === undefined ? before.permissions : patch.permissions,
+      hasPosAccess: patch.hasPosAccess ?? before.hasPosAccess,
+    };
+    if ((next.role !== before.role || !sameList(next.permissions, before.permissions)) && !holds(ctx, 'user:manage_roles')) {
+      throw new AppError('FORBIDDEN');
+    }
+    assertCanGrant(ctx, next);
     if (patch.isActive === false && before.isActive) {
       if (userId === ctx.userId) throw new AppError('FORBIDDEN', { message: 'You cannot deactivate your own account.' });
       if (!holds(ctx, 'user:delete')) throw new AppError('FORBIDDEN');
@@ -166,14 +204,15 @@ export async function patchMember(db: Database, ctx: RequestContext, userId: str
     }
     const isActive = patch.isActive ?? before.isActive;
     await updateMembership(q, ctx.pharmacyId, userId, {
-      role: patch.role ?? before.role,
-      permissions: patch.permissions === undefined ? before.permissions : patch.permissions,
+      ...next,
       allowedBranchIds: patch.allowedBranchIds === undefined ? before.allowedBranchIds : patch.allowedBranchIds,
-      hasPosAccess: patch.hasPosAccess ?? before.hasPosAccess,
       isActive,
     });
     if (!isActive && before.isActive) {
       await q.query(`UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND pharmacy_id = $2 AND revoked_at IS NULL`, [userId, ctx.pharmacyId]);
+    } else if (patch.allowedBranchIds !== undefined) {
+      // A session in a branch the member may no longer work in moves to one they may.
+      await rehomeSessions(q, ctx.pharmacyId, userId);
     }
     const after = await findMember(q, ctx.pharmacyId, userId);
     if (!after) throw new Error('member vanished');
