@@ -89,7 +89,7 @@ test('the owner edits, resends, deactivates and reactivates an invited member', 
   await expect(row).toContainText('Inventory');
 
   await row.getByRole('button', { name: 'Resend invite to Kamau Inventory' }).click();
-  await expect(page.getByText(`Invitation sent to ${email}`)).toBeVisible();
+  await expect(page.getByText(`Invitation sent to ${email}`).last()).toBeVisible();
 
   await row.getByRole('button', { name: 'Deactivate Kamau Inventory' }).click();
   await page.getByRole('dialog', { name: 'Deactivate Kamau Inventory?' }).getByRole('button', { name: 'Deactivate' }).click();
