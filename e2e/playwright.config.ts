@@ -12,6 +12,8 @@ export const BASE_URL = `http://localhost:${PORT}`;
  */
 export default defineConfig({
   testDir: 'tests',
+  // One output folder per port, so two suites on one machine never delete each other's artifacts.
+  outputDir: `test-results-${PORT}`,
   fullyParallel: false,
   workers: 2,
   retries: process.env.CI ? 1 : 0,

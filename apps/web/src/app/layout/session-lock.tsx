@@ -87,6 +87,11 @@ export function SessionLockOverlay({ me, onUnlocked, onLogout }: SessionLockOver
     return () => window.clearInterval(timer);
   }, [me.session.autoLogoutMinutes, onLogout]);
 
+  // A PIN saved (or the user re-read) after the overlay opened: offer the PIN first.
+  useEffect(() => {
+    if (me.user.hasPin) setMethod('pin');
+  }, [me.user.hasPin]);
+
   useEffect(() => {
     inputRef.current?.focus();
   }, [method]);
