@@ -1,9 +1,10 @@
 import { expect, test } from '@playwright/test';
+// Seeded users mutated here: a PIN for user@ (harmless to other specs). accounts@ belongs to auth.spec's password reset.
 import { passwordField, SEEDED_PASSWORD, signInAs } from './helpers';
 
 test('a PIN set in the profile unlocks the session that locked itself after 15 minutes without activity', async ({ page }) => {
   await page.clock.install();
-  await signInAs(page, 'accounts');
+  await signInAs(page, 'user');
 
   await page.goto('/app/profile');
   await expect(page.getByRole('heading', { name: 'My Profile' })).toBeVisible();

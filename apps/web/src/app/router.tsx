@@ -208,7 +208,7 @@ export const routes: RouteObject[] = [
           page('reports/stock-transfers', StockTransfersReport, any('report:inventory')),
           page('reports/view-adjustments', ViewAdjustments, any('report:inventory')),
           page('reports/dda', DdaReport, any('report:advanced')),
-          page('stock-transfers', StockTransfers, any('inventory:transfer:create')),
+          page('stock-transfers', StockTransfers, any('inventory:transfer:create', 'inventory:transfer', 'inventory:transfer:approve')),
           page('stock-adjustments', StockAdjustments, any('inventory:adjust')),
         ],
       },
