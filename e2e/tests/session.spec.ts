@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 // Seeded users mutated here: a PIN for user@ (harmless to other specs). accounts@ belongs to auth.spec's password reset.
+import { expect, test } from '@playwright/test';
 import { passwordField, SEEDED_PASSWORD, signInAs } from './helpers';
 
 test('a PIN set in the profile unlocks the session that locked itself after 15 minutes without activity', async ({ page }) => {
