@@ -33,7 +33,7 @@ export function benchKinds(): BenchKind[] {
   return (process.env.BENCH_KINDS ?? 'pglite,postgres').split(',').map((k) => k.trim()).filter((k): k is BenchKind => k === 'pglite' || k === 'postgres');
 }
 
-async function openKind(kind: BenchKind): Promise<{ db: Database; drop: () => Promise<void> }> {
+export async function openKind(kind: BenchKind): Promise<{ db: Database; drop: () => Promise<void> }> {
   if (kind === 'pglite') {
     const db = await openPglite();
     await migrate(db);

@@ -55,6 +55,13 @@ export interface RequestAuth {
   subject: PermissionSubject;
   isDemo: boolean;
   locked: boolean;
+  /** What GET /api/me shows besides the above, read in the same query as the session. */
+  profile: {
+    emailVerified: boolean;
+    hasPin: boolean;
+    lastLoginAt: string | null;
+    pharmacy: { name: string; isDemo: boolean; theme: Record<string, unknown> } | null;
+  };
 }
 
 /** What a service needs to know of its caller. Every tenant query names ctx.pharmacyId. */

@@ -14,65 +14,62 @@ export const CSRF_HEADER = 'x-csrf-token';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 interface SessionRow {
-  token_hash: string;
   user_id: string;
   email: string;
   name: string;
   is_platform_operator: boolean;
   is_active: boolean;
   is_disabled: boolean;
+  email_verified: boolean;
+  has_pin: boolean;
+  last_login_at: Date | string | null;
   pharmacy_id: string | null;
   branch_id: string | null;
   locked_at: string | null;
-  expires_at: string;
-  last_seen_at: string;
-}
-
-interface MembershipRow {
-  role: string;
+  role: string | null;
   permissions: string[] | null;
   allowed_branch_ids: string[] | null;
   default_branch_id: string | null;
-  has_pos_access: boolean;
-  is_owner: boolean;
-  is_active: boolean;
-  is_demo: boolean;
+  has_pos_access: boolean | null;
+  is_owner: boolean | null;
+  membership_active: boolean | null;
+  pharmacy_name: string | null;
+  pharmacy_is_demo: boolean | null;
+  pharmacy_theme: Record<string, unknown> | null;
 }
 
-/** Loads the session of a token, or null when it is unknown, revoked, expired or its user is inactive. */
+/**
+ * Loads the session of a token, or null when it is unknown, revoked, expired, past its auto-logout, or its user
+ * is inactive. One query as the owner: authentication is platform infrastructure that must read a session before
+ * any tenant is known; the query is keyed by the token's hash and joins only that session's own user, membership
+ * and pharmacy, so it cannot reach another tenant's rows. Everything after it runs under row-level security.
+ */
 export async function loadSession(db: Database, token: string, config?: Pick<Config, 'autoLogoutMinutes'>): Promise<RequestAuth | null> {
   const tokenHash = hashSecret(token);
-  const [row] = await db.transaction({}, (q) =>
-    q.query<SessionRow>(
-      `SELECT s.token_hash, s.user_id, u.email, u.name, u.is_platform_operator, u.is_active, u.is_disabled,
-              s.pharmacy_id, s.branch_id, s.locked_at, s.expires_at, s.last_seen_at
-         FROM sessions s JOIN users u ON u.id = s.user_id
-        WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`,
-      [tokenHash],
-    ),
+  const [row] = await db.owner.query<SessionRow>(
+    `SELECT s.user_id, u.email, u.name, u.is_platform_operator, u.is_active, u.is_disabled,
+            (u.email_verified_at IS NOT NULL OR u.google_subject IS NOT NULL) AS email_verified,
+            u.pin_hash IS NOT NULL AS has_pin, u.last_login_at,
+            s.pharmacy_id, s.branch_id, s.locked_at,
+            m.role, m.permissions, m.allowed_branch_ids, m.default_branch_id, m.has_pos_access, m.is_owner,
+            m.is_active AS membership_active, p.name AS pharmacy_name, p.is_demo AS pharmacy_is_demo, p.theme AS pharmacy_theme
+       FROM sessions s
+       JOIN users u ON u.id = s.user_id
+       LEFT JOIN memberships m ON m.pharmacy_id = s.pharmacy_id AND m.user_id = s.user_id
+       LEFT JOIN pharmacies p ON p.id = s.pharmacy_id
+      WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`,
+    [tokenHash],
   );
   if (!row || !row.is_active || row.is_disabled) return null;
   // A locked session not unlocked within the auto-logout countdown is over (the browser signs out at 0:00 too).
   if (config && row.locked_at && Date.now() - new Date(row.locked_at).getTime() > config.autoLogoutMinutes * 60_000) return null;
-  let membership: MembershipRow | undefined;
-  if (row.pharmacy_id) {
-    [membership] = await db.transaction({ pharmacyId: row.pharmacy_id, userId: row.user_id }, (q) =>
-      q.query<MembershipRow>(
-        `SELECT m.role, m.permissions, m.allowed_branch_ids, m.default_branch_id, m.has_pos_access, m.is_owner,
-                m.is_active, p.is_demo
-           FROM memberships m JOIN pharmacies p ON p.id = m.pharmacy_id
-          WHERE m.pharmacy_id = $1 AND m.user_id = $2`,
-        [row.pharmacy_id, row.user_id],
-      ),
-    );
-    if (!membership || !membership.is_active) membership = undefined;
-  }
-  const isDemo = membership?.role === 'demo';
+  const member = row.role !== null && row.membership_active === true;
+  const isDemo = member && row.role === 'demo';
   const subject: PermissionSubject = {
-    role: membership?.role ?? 'user',
-    permissions: membership?.permissions ?? null,
-    isOwner: membership?.is_owner ?? false,
-    hasPOSAccess: membership?.has_pos_access ?? false,
+    role: member ? row.role! : 'user',
+    permissions: member ? row.permissions : null,
+    isOwner: member ? Boolean(row.is_owner) : false,
+    hasPOSAccess: member ? Boolean(row.has_pos_access) : false,
     isDemoUser: isDemo,
     isPlatformOperator: row.is_platform_operator,
   };
@@ -82,22 +79,31 @@ export async function loadSession(db: Database, token: string, config?: Pick<Con
     email: row.email,
     name: row.name,
     isPlatformOperator: row.is_platform_operator,
-    pharmacyId: membership ? row.pharmacy_id : null,
-    branchId: membership ? row.branch_id : null,
-    membership: membership
+    pharmacyId: member ? row.pharmacy_id : null,
+    branchId: member ? row.branch_id : null,
+    membership: member
       ? {
-          role: membership.role,
-          permissions: membership.permissions,
-          allowedBranchIds: membership.allowed_branch_ids,
-          defaultBranchId: membership.default_branch_id,
-          hasPosAccess: membership.has_pos_access,
-          isOwner: membership.is_owner,
+          role: row.role!,
+          permissions: row.permissions,
+          allowedBranchIds: row.allowed_branch_ids,
+          defaultBranchId: row.default_branch_id,
+          hasPosAccess: Boolean(row.has_pos_access),
+          isOwner: Boolean(row.is_owner),
         }
       : null,
-    permissions: membership || row.is_platform_operator ? effectivePermissions(subject) : [],
+    permissions: member || row.is_platform_operator ? effectivePermissions(subject) : [],
     subject,
     isDemo,
     locked: row.locked_at !== null,
+    profile: {
+      emailVerified: row.email_verified,
+      hasPin: row.has_pin,
+      lastLoginAt: row.last_login_at === null ? null : new Date(row.last_login_at).toISOString(),
+      pharmacy:
+        member && row.pharmacy_name !== null
+          ? { name: row.pharmacy_name, isDemo: Boolean(row.pharmacy_is_demo), theme: row.pharmacy_theme ?? {} }
+          : null,
+    },
   };
 }
 
@@ -146,7 +152,7 @@ export function clearSessionCookie(reply: FastifyReply, config: Config): void {
  * - every route must declare config.access (checked when the route is added);
  * - the session cookie is read on each /api request;
  * - state-changing requests need the double-submit CSRF token (cookie pp_csrf = header x-csrf-token);
- * - the declared access, the session lock and demo read-only are enforced before the handler runs.
+ * - the declared access, the session lock and demo read-only are enforced before the body is even read.
  */
 export const authPlugin = fp<{ db: Database; config: Config }>(async (app: FastifyInstance, { db, config }) => {
   app.decorateRequest('auth', null);
@@ -157,6 +163,8 @@ export const authPlugin = fp<{ db: Database; config: Config }>(async (app: Fasti
     if (!route.config?.access) throw new Error(`Route ${route.method} ${url} declares no access (config.access)`);
   });
 
+  // Everything runs in onRequest, before the body is parsed and validated: a caller who is not signed in, not
+  // allowed or without the CSRF token gets 401/403, never a 400 about a body they may not send at all.
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api') && !request.url.startsWith('/health')) return;
     // Hand every browser a CSRF token it can echo back in a header (double-submit cookie).
@@ -165,12 +173,10 @@ export const authPlugin = fp<{ db: Database; config: Config }>(async (app: Fasti
     }
     const token = request.cookies[SESSION_COOKIE];
     request.auth = token ? await loadSession(db, token, config) : null;
-  });
 
-  app.addHook('preHandler', async (request) => {
     const routeConfig = request.routeOptions.config;
     const access = routeConfig?.access;
-    if (!access) return; // static files and the SPA fallback
+    if (!access) return; // unknown paths (404)
     if (!SAFE_METHODS.has(request.method)) {
       const cookie = request.cookies[CSRF_COOKIE];
       const header = request.headers[CSRF_HEADER];
