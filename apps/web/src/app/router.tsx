@@ -210,6 +210,7 @@ export const routes: RouteObject[] = [
           page('reports/dda', DdaReport, any('report:advanced')),
           page('stock-transfers', StockTransfers, any('inventory:transfer:create', 'inventory:transfer', 'inventory:transfer:approve')),
           page('stock-adjustments', StockAdjustments, any('inventory:adjust')),
+          { path: 'view-adjustments', element: <Navigate to="/app/reports/view-adjustments" replace /> },
         ],
       },
       { path: '*', element: <UnknownPathRedirect /> },

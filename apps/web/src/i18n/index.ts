@@ -13,6 +13,8 @@ import settings from '@/i18n/en/settings.json';
 import branches from '@/i18n/en/branches.json';
 import users from '@/i18n/en/users.json';
 import subscription from '@/i18n/en/subscription.json';
+import products from '@/i18n/en/products.json';
+import stock from '@/i18n/en/stock.json';
 
 /**
  * The catalogues, per language and namespace (one namespace per feature). Catalogues are imported statically:
@@ -34,6 +36,8 @@ export const resources = {
     branches,
     users,
     subscription,
+    products,
+    stock,
   },
 } as const;
 

@@ -1,0 +1,80 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  Adjustment,
+  AdjustmentListQueryInput,
+  CreateAdjustmentInput,
+  CreateTransferInput,
+  ReceiveTransferInput,
+  Transfer,
+  TransferListQueryInput,
+} from '@pharmapoint/domain/stock';
+import { api } from '@/lib/api';
+
+/** Query keys: every stock query starts with 'stock' (the live stream refreshes them by prefix). */
+export const stockKeys = {
+  adjustments: (query: AdjustmentListQueryInput) => ['stock', 'adjustments', query] as const,
+  transfers: (query: TransferListQueryInput) => ['stock', 'transfers', query] as const,
+};
+
+interface Page<T> {
+  items: T[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+function clean(input: Record<string, unknown>): Record<string, string | number | undefined> {
+  const out: Record<string, string | number | undefined> = {};
+  for (const [key, value] of Object.entries(input)) if (value !== undefined && value !== null && value !== '') out[key] = value as string | number;
+  return out;
+}
+
+export function useAdjustments(query: AdjustmentListQueryInput) {
+  return useQuery({
+    queryKey: stockKeys.adjustments(query),
+    queryFn: ({ signal }) => api.get<Page<Adjustment>>('/api/stock/adjustments', { query: clean(query), signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useCreateAdjustment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CreateAdjustmentInput) => api.post<Adjustment>('/api/stock/adjustments', input),
+    onSettled: async () => {
+      await Promise.all([queryClient.invalidateQueries({ queryKey: ['stock'] }), queryClient.invalidateQueries({ queryKey: ['products'] })]);
+    },
+  });
+}
+
+export function useTransfers(query: TransferListQueryInput) {
+  return useQuery({
+    queryKey: stockKeys.transfers(query),
+    queryFn: ({ signal }) => api.get<Page<Transfer>>('/api/stock/transfers', { query: clean(query), signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useCreateTransfer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CreateTransferInput) => api.post<Transfer>('/api/stock/transfers', input),
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['stock', 'transfers'] });
+    },
+  });
+}
+
+export type TransferStep = 'approve' | 'dispatch' | 'cancel';
+
+/** approve, dispatch, cancel (with an optional note) and receive (all, or some pieces per line). */
+export function useTransferAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, action, receive }: { id: string; action: TransferStep | 'receive'; receive?: ReceiveTransferInput }) =>
+      api.post<Transfer>(`/api/stock/transfers/${encodeURIComponent(id)}/${action}`, action === 'receive' ? (receive ?? {}) : {}),
+    onSettled: async () => {
+      await Promise.all([queryClient.invalidateQueries({ queryKey: ['stock'] }), queryClient.invalidateQueries({ queryKey: ['products'] })]);
+    },
+  });
+}
