@@ -28,6 +28,8 @@ export default defineConfig({
   build: {
     target: 'es2022',
     sourcemap: false,
+    // bench/bundle-size.ts reads it to report what the till downloads first.
+    manifest: true,
     rolldownOptions: {
       output: {
         // Long-lived vendor chunks cache across deploys; heavy libraries (charts, tables) stay in the lazy
