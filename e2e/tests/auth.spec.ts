@@ -92,3 +92,12 @@ test('the offline banner shows while the browser is offline', async ({ page, con
   await context.setOffline(false);
   await expect(page.getByText('You are currently offline')).toBeHidden();
 });
+
+test('email verification links: a malformed link, a used or unknown code, and resending while signed out', async ({ page }) => {
+  await page.goto('/verify-email?mode=resetPassword&oobCode=abc');
+  await expect(page.getByText('Invalid verification link. Please request a new verification email.')).toBeVisible();
+  await page.goto('/verify-email?mode=verifyEmail&oobCode=not-a-real-code');
+  await expect(page.getByText('This link has expired or already been used.').first()).toBeVisible();
+  await page.getByRole('button', { name: 'Resend Verification Email' }).first().click();
+  await expect(page.getByText('Please sign in first to resend verification email.')).toBeVisible();
+});

@@ -20,7 +20,7 @@ export default function VerifyEmailPage() {
   const mode = params.get('mode');
   const oobCode = params.get('oobCode');
   const [view, setView] = useState<View>(mode === 'verifyEmail' && oobCode ? 'verifying' : 'error');
-  const [message, setMessage] = useState<string>(mode === 'verifyEmail' && oobCode ? '' : t('verify.invalidLink'));
+  const [message, setMessage] = useState<string>(mode === 'verifyEmail' && oobCode ? '' : t('verify.badLink'));
   const [redirect, setRedirect] = useState<{ to: string; seconds: number } | null>(null);
   const [resending, setResending] = useState(false);
   const started = useRef(false);
