@@ -55,7 +55,14 @@ const linkClasses = ({ isActive }: { isActive: boolean }) =>
 /** The signed-in sidebar: pharmacy, branch, user, Open POS, the collapsible groups (one open at a time) and Logout. */
 export function Sidebar({ me, subject, onNavigate, onLogout }: SidebarProps) {
   const { t } = useTranslation('shell');
-  const { pathname } = useLocation();
+  const { pathname, hash } = useLocation();
+  // NavLink ignores the #fragment: of two links to one page (Subscription, Hosting Payment) only the one whose
+  // fragment matches is current.
+  const fragmentMatches = (to: string, siblings: readonly { to: string }[]) => {
+    const [path, fragment] = to.split('#');
+    if (fragment !== undefined) return hash === `#${fragment}`;
+    return !siblings.some((other) => other.to.startsWith(`${path}#`) && other.to.endsWith(hash) && hash !== '');
+  };
   const current = groupForPath(pathname);
   const [open, setOpen] = useState<NavGroup['key'] | null>(current);
   useEffect(() => {
@@ -121,9 +128,14 @@ export function Sidebar({ me, subject, onNavigate, onLogout }: SidebarProps) {
                 <ul id={panelId} className="mt-1 space-y-0.5 pl-6">
                   {group.links.map((link) => (
                     <li key={link.key}>
-                      <NavLink to={link.to} end className={linkClasses} onClick={onNavigate}>
-                        {t(`nav.links.${link.key}`)}
-                      </NavLink>
+                      {(() => {
+                        const current = pathname === link.to.split('#')[0] && fragmentMatches(link.to, group.links);
+                        return (
+                          <Link to={link.to} className={linkClasses({ isActive: current })} aria-current={current ? 'page' : undefined} onClick={onNavigate}>
+                            {t(`nav.links.${link.key}`)}
+                          </Link>
+                        );
+                      })()}
                     </li>
                   ))}
                 </ul>
