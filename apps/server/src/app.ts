@@ -15,6 +15,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
+import type { RouteAccessConfig } from './platform/access.ts';
 import { authPlugin } from './platform/auth-plugin.ts';
 import { registerErrorHandler, registerNotFound } from './platform/errors.ts';
 import { createMailer, type Mailer } from './platform/mailer.ts';
@@ -28,6 +29,29 @@ export interface AppDeps {
 
 export type App = FastifyInstance;
 
+/** One route of the app as registered: what the route-table tests walk. */
+export interface RouteInfo {
+  method: string;
+  url: string;
+  config: Partial<RouteAccessConfig>;
+  /** Left out of the OpenAPI document (schema.hide). */
+  hidden: boolean;
+  /** The route has a body schema. */
+  hasBody: boolean;
+  /** The names of its query-string parameters (from its querystring schema). */
+  queryKeys: string[];
+}
+
+const routeTables = new WeakMap<FastifyInstance, RouteInfo[]>();
+
+/** Every route of an app built by buildApp (HEAD routes Fastify adds for GET routes left out). */
+export function routeTable(app: FastifyInstance): readonly RouteInfo[] {
+  const routes = routeTables.get(app);
+  if (!routes) throw new Error('routeTable: not an app built by buildApp');
+  const gets = new Set(routes.filter((r) => r.method === 'GET').map((r) => r.url));
+  return routes.filter((r) => !(r.method === 'HEAD' && gets.has(r.url)));
+}
+
 /** Builds the whole application without listening, so tests can inject requests or listen on a port of their own. */
 export async function buildApp(options: { db: Database; config: Config; mailer?: Mailer; logger?: boolean }): Promise<App> {
   const { db, config } = options;
@@ -38,6 +62,20 @@ export async function buildApp(options: { db: Database; config: Config; mailer?:
     trustProxy: true,
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<ZodTypeProvider>();
+  // The API documentation pages (Swagger UI, registered by its plugin) are public, as the document they show.
+  app.addHook('onRoute', (route) => {
+    if (route.url === '/api/docs' || route.url.startsWith('/api/docs/')) route.config = { ...route.config, access: 'public' };
+  });
+  const routes: RouteInfo[] = [];
+  routeTables.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as { hide?: boolean; body?: unknown; querystring?: { shape?: Record<string, unknown> } } | undefined;
+    const queryKeys = Object.keys(schema?.querystring?.shape ?? {});
+    for (const method of [route.method].flat()) {
+      const config = { ...(route.config as Partial<RouteAccessConfig>) };
+      routes.push({ method, url: route.url, config, hidden: Boolean(schema?.hide), hasBody: Boolean(schema?.body), queryKeys });
+    }
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
@@ -64,8 +102,8 @@ export async function buildApp(options: { db: Database; config: Config; mailer?:
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
   await app.register(authPlugin, { db, config });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
 
   const deps: AppDeps = { db, config, mailer };
   for (const register of modules) await register(app, deps);

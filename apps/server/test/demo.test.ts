@@ -4,8 +4,27 @@ import { testDatabaseKinds } from './database.ts';
 import { createPharmacyWithStaff, type PharmacyFixture } from './fixtures.ts';
 import type { TestClient } from './http.ts';
 import { countRows, loginAs, tenantSnapshot } from './platform-helpers.ts';
+import { apiRoutes, expectError, fillPath, routeName } from './security-helpers.ts';
 
 const DEMO_MESSAGE = 'Demo mode: Changes are not saved';
+
+/** Writes a demo user may make, and why (each route says so with allowForDemo). */
+const DEMO_ALLOWED_WRITES: Record<string, string> = {
+  'POST /api/auth/logout': 'signing out changes only their own session',
+  'POST /api/auth/lock': 'locking changes only their own session',
+  'POST /api/auth/unlock': 'unlocking changes only their own session',
+  'POST /api/auth/verify-email': 'applies an emailed link; no pharmacy data',
+  'POST /api/auth/resend-verification': 'mails their own address; no pharmacy data',
+  'POST /api/me/branch': 'switching branch changes only their own session',
+  'POST /api/pharmacies': "reaches the handler to answer the specification's own 'Demo users cannot create pharmacies'",
+};
+/** Public writes: they act without a session (a signed-out visitor may call them), so a demo session changes nothing. */
+const PUBLIC_WRITES: Record<string, string> = {
+  'POST /api/auth/login': 'signs in whoever holds the credentials',
+  'POST /api/auth/forgot-password': 'mails a reset link to the address given',
+  'POST /api/auth/reset-password': 'needs the emailed token',
+  'POST /api/auth/accept-invite': 'needs the emailed invitation token',
+};
 
 describe.each(testDatabaseKinds())('the read-only demo on %s', (kind) => {
   let t: TestApp;
@@ -54,6 +73,32 @@ describe.each(testDatabaseKinds())('the read-only demo on %s', (kind) => {
     expect(await tenantSnapshot(t.db, ph.pharmacyId)).toEqual(before);
     expect(await countRows(t.db, 'products', ph.pharmacyId)).toBe(productsBefore);
     expect(await t.db.owner.query(`SELECT 1 FROM users WHERE email = 'friend@example.test'`)).toHaveLength(0);
+  });
+
+  it('the route table: every other write answers 403 DEMO_READ_ONLY to a demo user, whatever the body, and writes nothing', async () => {
+    const writes = apiRoutes(t.app).filter((r) => !['GET', 'HEAD', 'OPTIONS'].includes(r.method));
+    expect(writes.filter((r) => r.config.allowForDemo).map(routeName).sort()).toEqual(Object.keys(DEMO_ALLOWED_WRITES).sort());
+    expect(writes.filter((r) => r.config.access === 'public' && !r.config.allowForDemo).map(routeName).sort()).toEqual(Object.keys(PUBLIC_WRITES).sort());
+    const refused = writes.filter((r) => !r.config.allowForDemo && r.config.access !== 'public');
+    expect(refused.length).toBeGreaterThanOrEqual(20);
+    const before = await tenantSnapshot(t.db, ph.pharmacyId);
+    const rowsBefore = await countRows(t.db, 'products', ph.pharmacyId);
+    const problems: string[] = [];
+    for (const route of refused) {
+      // Real ids of the demo pharmacy where there are any (a member, a branch), else an id that exists nowhere.
+      const url = fillPath(route.url, ph.branches[0]!.id, { id: route.url.startsWith('/api/users') ? ph.users.cashier!.id : ph.branches[0]!.id });
+      for (const body of route.method === 'DELETE' ? [undefined] : [{}, { name: 'Demo write' }]) {
+        const res = await demo.request(route.method, url, body);
+        try {
+          expect(expectError(res, 403, 'DEMO_READ_ONLY', routeName(route))).toBe(DEMO_MESSAGE);
+        } catch (error) {
+          problems.push((error as Error).message);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(await tenantSnapshot(t.db, ph.pharmacyId)).toEqual(before);
+    expect(await countRows(t.db, 'products', ph.pharmacyId)).toBe(rowsBefore);
   });
 
   it("refuses a new pharmacy with 'Demo users cannot create pharmacies'", async () => {

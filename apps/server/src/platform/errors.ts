@@ -20,6 +20,21 @@ export function errorBody(code: ErrorCode, message: string, details?: unknown): 
   return { error: { code, message, ...(details === undefined ? {} : { details }) } };
 }
 
+/**
+ * Of the branches of a failed union, the first problem of the one that got deepest into the value (for
+ * `string | { csv }` given { csv: 5 }: 'csv: expected string'), or null when no branch got past the top.
+ */
+function closestUnionIssue(params: unknown): { path: string; message: string } | null {
+  const branches = (params as { errors?: unknown } | undefined)?.errors;
+  if (!Array.isArray(branches)) return null;
+  let best: { path: PropertyKey[]; message: string } | null = null;
+  for (const branch of branches) {
+    const first = Array.isArray(branch) ? (branch[0] as { path?: PropertyKey[]; message?: string } | undefined) : undefined;
+    if (first?.path && typeof first.message === 'string' && first.path.length > (best?.path.length ?? 0)) best = { path: first.path, message: first.message };
+  }
+  return best ? { path: best.path.map(String).join('.'), message: best.message } : null;
+}
+
 /** The one error handler: catalogue errors as they are, validation as 400, everything else as 500 without internals. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
@@ -27,10 +42,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(error.status).send(errorBody(error.code, error.message, error.details));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const issues = error.validation.map((v) => ({
-        path: (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.') || String(v.params?.issue && (v.params.issue as { path?: unknown[] }).path?.join('.') || ''),
-        message: v.message ?? 'Invalid value',
-      }));
+      const issues = error.validation.map((v) => {
+        const path = (v.instancePath || '').replace(/^\//, '').replace(/\//g, '.') || String(v.params?.issue && (v.params.issue as { path?: unknown[] }).path?.join('.') || '');
+        // A value that matches no branch of a union: name the field of the branch it came closest to.
+        const inner = v.keyword === 'invalid_union' ? closestUnionIssue(v.params) : null;
+        if (inner) return { path: [path, inner.path].filter(Boolean).join('.'), message: inner.message };
+        return { path, message: v.message ?? 'Invalid value' };
+      });
       const first = issues[0];
       const message = first ? (first.path ? `${first.path}: ${first.message}` : first.message) : ERRORS.VALIDATION_FAILED.message;
       return reply.status(400).send(errorBody('VALIDATION_FAILED', message, { issues, context: error.validationContext }));

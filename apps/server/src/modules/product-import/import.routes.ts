@@ -60,6 +60,9 @@ export const registerProductImport: ModuleRegistrar = async (app, { db }) => {
           tags: ['products'],
           summary: 'Import products from CSV (dry run, all-or-nothing or valid rows only)',
           querystring: importQuery,
+          // The file as text/csv, or JSON { csv, mapping? }.
+          consumes: ['text/csv', 'application/json'],
+          body: z.union([z.string().describe('The CSV file'), importJsonBody]),
         },
       },
       async (request, reply) => {
