@@ -299,3 +299,26 @@ describe.each(testDatabaseKinds())('sign-in and sessions on %s', (kind) => {
     expect((await t.client().get('/api/auth/providers')).body).toEqual({ google: false });
   });
 });
+
+describe('session cookie behind HTTPS', () => {
+  it('is Secure when the public URL is https', async () => {
+    const t = await createTestApp('pglite', { publicUrl: 'https://pharmacy.example', secureCookies: true });
+    try {
+      const fx = await createPharmacyWithStaff(t.db, { id: 'httpspharm', roles: ['owner'] });
+      const response = await t.client().post('/api/auth/login', { email: fx.users.owner!.email, password: FIXTURE_PASSWORD });
+      expect(response.status).toBe(200);
+      const cookie = ([response.headers['set-cookie']].flat() as string[]).find((h) => h.startsWith('pp_session='))!;
+      expect(cookie).toMatch(/; Secure/i);
+      expect(cookie).toMatch(/HttpOnly/i);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('follows PUBLIC_URL unless SECURE_COOKIES says otherwise', async () => {
+    const { loadConfig } = await import('../src/config.ts');
+    expect(loadConfig({ PUBLIC_URL: 'https://a.example' }).secureCookies).toBe(true);
+    expect(loadConfig({ PUBLIC_URL: 'http://localhost:3000' }).secureCookies).toBe(false);
+    expect(loadConfig({ PUBLIC_URL: 'https://a.example', SECURE_COOKIES: 'false' }).secureCookies).toBe(false);
+  });
+});
