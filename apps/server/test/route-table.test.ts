@@ -23,6 +23,7 @@ const USER_ROLE_MAY_CALL: Record<string, string> = {
   'GET /api/products/:id': "product:read is a default of role 'user'",
   'GET /api/products/:id/movements': "product:read is a default of role 'user'",
   'GET /api/products/export': "anyOf product:read / product:export: role 'user' holds product:read",
+  'GET /api/stock/branch-summary': "anyOf report:inventory / product:read (the dashboard's stock health): role 'user' holds product:read",
 };
 
 const isPermissionAccess = (access: RouteAccess | undefined): access is Exclude<RouteAccess, string> =>

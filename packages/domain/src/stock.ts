@@ -377,7 +377,7 @@ export const transferListResponseSchema = z.object({
 
 // ------------------------------------------------------------------------------------------- summary
 
-/** GET /api/stock/branch-summary (report:inventory): stock status and expiry counts per branch. */
+/** GET /api/stock/branch-summary (report:inventory or product:read, for the dashboard): stock status and expiry counts per branch. */
 export const branchSummaryResponseSchema = z.object({
   today: businessDateSchema,
   expiryAlertDays: z.number().int(),

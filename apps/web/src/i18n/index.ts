@@ -15,6 +15,7 @@ import users from '@/i18n/en/users.json';
 import subscription from '@/i18n/en/subscription.json';
 import products from '@/i18n/en/products.json';
 import stock from '@/i18n/en/stock.json';
+import reports from '@/i18n/en/reports.json';
 
 /**
  * The catalogues, per language and namespace (one namespace per feature). Catalogues are imported statically:
@@ -38,6 +39,7 @@ export const resources = {
     subscription,
     products,
     stock,
+    reports,
   },
 } as const;
 

@@ -8,9 +8,11 @@ import {
   transferActionSchema,
   transferListQuerySchema,
 } from '@pharmapoint/domain/stock';
+import { expiringQuerySchema, lowStockQuerySchema } from '@pharmapoint/domain/stock-reports';
 import type { ModuleRegistrar } from '../index.ts';
 import { requireContext } from '../../platform/auth-plugin.ts';
 import { createAdjustment, getAdjustment, listAdjustments } from './adjustments.ts';
+import { expiringBatches, lowStockProducts } from './reports.ts';
 import { branchSummary } from './summary.ts';
 import { approveTransfer, cancelTransfer, createTransfer, dispatchTransfer, getTransfer, listTransfers, receiveTransfer } from './transfers.ts';
 
@@ -90,7 +92,27 @@ export const registerStock: ModuleRegistrar = (app, { db }) => {
 
   r.get(
     '/api/stock/branch-summary',
-    { config: { access: { permission: 'report:inventory' } }, schema: { tags, summary: 'Stock status and expiry alerts per branch' } },
+    {
+      // The dashboard's stock health card: whoever may read products sees their stock status and expiry there already.
+      config: { access: { anyOf: ['report:inventory', 'product:read'] } },
+      schema: { tags, summary: 'Stock status and expiry alerts per branch' },
+    },
     async (request) => branchSummary(db, requireContext(request), request.auth),
+  );
+  r.get(
+    '/api/stock/expiring',
+    {
+      config: { access: { permission: 'report:inventory' } },
+      schema: { tags, summary: 'Expiry report: batches with stock, expired or expiring within days', querystring: expiringQuerySchema },
+    },
+    async (request) => expiringBatches(db, requireContext(request), request.auth, request.query),
+  );
+  r.get(
+    '/api/stock/low-stock',
+    {
+      config: { access: { permission: 'report:inventory' } },
+      schema: { tags, summary: 'Low stock report: products at or below their threshold per branch', querystring: lowStockQuerySchema },
+    },
+    async (request) => lowStockProducts(db, requireContext(request), request.auth, request.query),
   );
 };

@@ -5,7 +5,8 @@ export type BadgeTone = 'neutral' | 'primary' | 'success' | 'warning' | 'danger'
 
 const tones: Record<BadgeTone, string> = {
   neutral: 'bg-slate-100 text-slate-700',
-  primary: 'bg-primary/10 text-primary',
+  // A light tint keeps the theme colour's text at 4.5:1 (bg-primary/10 fell just short for #2563eb).
+  primary: 'bg-primary/5 text-primary ring-1 ring-inset ring-primary/25',
   success: 'bg-emerald-100 text-emerald-800',
   warning: 'bg-amber-100 text-amber-800',
   danger: 'bg-red-100 text-red-800',

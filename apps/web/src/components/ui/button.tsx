@@ -6,8 +6,9 @@ export type ButtonVariant = 'primary' | 'secondary' | 'outline' | 'ghost' | 'dan
 export type ButtonSize = 'sm' | 'md' | 'lg' | 'icon';
 
 const variants: Record<ButtonVariant, string> = {
-  primary: 'bg-primary text-white hover:brightness-110 shadow-sm',
-  secondary: 'bg-secondary text-white hover:brightness-110 shadow-sm',
+  // The text colour follows the theme colour (white or near black, whichever is readable: see app/layout/theme.ts).
+  primary: 'bg-primary text-primary-foreground hover:brightness-110 shadow-sm',
+  secondary: 'bg-secondary text-secondary-foreground hover:brightness-110 shadow-sm',
   outline: 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50',
   ghost: 'text-slate-700 hover:bg-slate-100',
   danger: 'bg-red-600 text-white hover:bg-red-700 shadow-sm',

@@ -9,10 +9,13 @@ export interface TableProps extends HTMLAttributes<HTMLTableElement> {
   wrapperClassName?: string;
 }
 
-/** A real <table> in a horizontally scrolling wrapper. Compose with THead/TBody/Tr/Th/Td. */
+/**
+ * A real <table> in a horizontally scrolling wrapper. Compose with THead/TBody/Tr/Th/Td. The wrapper is positioned so
+ * visually hidden (absolutely positioned) cells' text scrolls with the table instead of widening the page on phones.
+ */
 export function Table({ caption, showCaption, className, wrapperClassName, children, ...rest }: TableProps) {
   return (
-    <div className={cn('w-full overflow-x-auto', wrapperClassName)}>
+    <div className={cn('relative w-full overflow-x-auto', wrapperClassName)}>
       <table className={cn('w-full border-collapse text-left text-sm', className)} {...rest}>
         <caption className={showCaption ? 'mb-2 text-left text-sm font-medium text-slate-700' : 'sr-only'}>{caption}</caption>
         {children}

@@ -24,6 +24,7 @@ import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { formatDateTime } from '@/lib/format';
 import { greetingKey } from '@/features/dashboard/greeting';
+import { StockHealth } from '@/features/dashboard/components/stock-health';
 
 interface QuickAction {
   key: string;
@@ -58,7 +59,7 @@ function Greeting({ me, now }: { me: MeResponse; now: Date }) {
   const name = me.user.displayName || me.user.name || me.user.email.split('@')[0] || 'User';
   const role = me.membership?.role ?? (me.isDemo ? 'demo' : null);
   return (
-    <div className="rounded-xl bg-gradient-to-r from-primary to-secondary p-6 text-white shadow">
+    <div className="rounded-xl bg-gradient-to-r from-primary to-header p-6 text-white shadow">
       <h1 className="text-2xl font-bold md:text-3xl">{t(`greeting.${greetingKey(now.getHours())}`, { name })}</h1>
       <div className="mt-3 flex flex-wrap items-center gap-2 text-sm text-white/90">
         {role ? <Badge className="bg-white/20 text-white">{t(`shell:roles.${role}`, { defaultValue: role })}</Badge> : null}
@@ -160,10 +161,14 @@ export default function DashboardPage() {
     <div className="space-y-6">
       <Greeting me={me} now={now} />
       {basic ? (
-        <BasicWelcome subject={subject} can={can} />
+        <>
+          <BasicWelcome subject={subject} can={can} />
+          {can('product:read') ? <StockHealth canReport={can('report:inventory')} /> : null}
+        </>
       ) : (
         <>
           <QuickActions subject={subject} can={can} />
+          {can('product:read') ? <StockHealth canReport={can('report:inventory')} /> : null}
           <EmptyState icon={<Receipt className="size-10" />} title={t('analytics.title')} description={t('analytics.description')} />
         </>
       )}

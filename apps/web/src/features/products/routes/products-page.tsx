@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ArrowDown, ArrowUp, ArrowUpDown, Download, PackagePlus, Upload } from 'lucide-react';
+import { ArrowDown, ArrowUp, ArrowUpDown, Download, PackagePlus, SlidersHorizontal, Upload } from 'lucide-react';
 import { PRODUCT_SORTS, type ProductListQueryInput, type ProductSort } from '@pharmapoint/domain/products';
 import { stockStatus } from '@pharmapoint/domain/stock-status';
 import { buttonClasses } from '@/components/ui/button';
@@ -46,6 +46,9 @@ export default function ProductsPage() {
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
 
   const [search, setSearch] = useState(q);
+  // On phones the secondary filters (active, sort, order, rows per page) sit behind a "More filters" button.
+  const [moreFilters, setMoreFilters] = useState(false);
+  const secondaryChanged = [active !== 'true', sort !== 'name', order !== 'asc', pageSize !== 50].filter(Boolean).length;
   // The search box writes to the URL after a pause in typing (one request per search, not per key).
   useEffect(() => {
     if (search.trim() === q) return;
@@ -138,7 +141,7 @@ export default function ProductsPage() {
     const { items, total } = products.data;
     body = (
       <Card flush>
-        <Table caption={t('list.caption', { branch: branchName })}>
+        <Table caption={t('list.caption', { branch: branchName })} className="[&_td]:px-1.5 [&_th]:px-1.5 [&_tr>*:first-child]:pl-3 [&_tr>*:last-child]:pr-3">
           <THead>
             <Tr>
               {sortHeader('name', t('columns.product'))}
@@ -149,7 +152,8 @@ export default function ProductsPage() {
               {sortHeader('quantity', t('columns.stock'), true)}
               <Th>{t('columns.status')}</Th>
               {sortHeader('expiry', t('columns.nearestExpiry'))}
-              <Th className="text-right">{t('columns.actions')}</Th>
+              {/* From tablets up the actions column stays in view while the table scrolls sideways inside its card. */}
+              <Th className="text-right md:sticky md:right-0 md:bg-slate-50 md:shadow-[-8px_0_8px_-8px_rgba(15,23,42,0.2)]">{t('columns.actions')}</Th>
             </Tr>
           </THead>
           <TBody>
@@ -188,8 +192,8 @@ export default function ProductsPage() {
                     <StockStatusBadge status={rowStatus} />
                   </Td>
                   <Td className="whitespace-nowrap text-slate-600">{item.nearestExpiry ? formatDate(item.nearestExpiry) : '—'}</Td>
-                  <Td>
-                    <div className="flex justify-end gap-2">
+                  <Td className="md:sticky md:right-0 md:bg-white md:shadow-[-8px_0_8px_-8px_rgba(15,23,42,0.2)]">
+                    <div className="flex justify-end gap-1">
                       <Link to={`/app/products/history/${item.id}`} className={buttonClasses('ghost', 'sm')} aria-label={t('list.historyOf', { name: item.name })}>
                         {t('list.history')}
                       </Link>
@@ -272,41 +276,56 @@ export default function ProductsPage() {
             onChange={(event) => update({ status: event.target.value || null, page: null })}
           />
         </Field>
-        <Field label={t('list.active')}>
-          <Select
-            value={active}
-            options={[
-              { value: 'true', label: t('list.activeOnly') },
-              { value: 'false', label: t('list.inactiveOnly') },
-              { value: 'all', label: t('list.activeAll') },
-            ]}
-            onChange={(event) => update({ active: event.target.value === 'true' ? null : event.target.value, page: null })}
-          />
-        </Field>
-        <Field label={t('list.sort')}>
-          <Select
-            value={sort}
-            options={PRODUCT_SORTS.map((s) => ({ value: s, label: t(`sorts.${s}`) }))}
-            onChange={(event) => update({ sort: event.target.value === 'name' ? null : event.target.value, page: null })}
-          />
-        </Field>
-        <Field label={t('list.order')}>
-          <Select
-            value={order}
-            options={[
-              { value: 'asc', label: t('list.ascending') },
-              { value: 'desc', label: t('list.descending') },
-            ]}
-            onChange={(event) => update({ order: event.target.value === 'asc' ? null : event.target.value, page: null })}
-          />
-        </Field>
-        <Field label={t('list.pageSize')}>
-          <Select
-            value={String(pageSize)}
-            options={PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))}
-            onChange={(event) => update({ size: event.target.value === '50' ? null : event.target.value, page: null })}
-          />
-        </Field>
+        <div className="sm:col-span-2 md:hidden">
+          <button
+            type="button"
+            data-demo-allow=""
+            className={buttonClasses('outline', 'sm')}
+            aria-expanded={moreFilters}
+            aria-controls="product-secondary-filters"
+            onClick={() => setMoreFilters((open) => !open)}
+          >
+            <SlidersHorizontal className="size-4" aria-hidden="true" />
+            {secondaryChanged > 0 ? t('list.moreFiltersChanged', { count: secondaryChanged }) : t('list.moreFilters')}
+          </button>
+        </div>
+        <div id="product-secondary-filters" className={`${moreFilters ? 'grid' : 'hidden'} gap-3 sm:col-span-2 sm:grid-cols-2 md:contents`}>
+          <Field label={t('list.active')}>
+            <Select
+              value={active}
+              options={[
+                { value: 'true', label: t('list.activeOnly') },
+                { value: 'false', label: t('list.inactiveOnly') },
+                { value: 'all', label: t('list.activeAll') },
+              ]}
+              onChange={(event) => update({ active: event.target.value === 'true' ? null : event.target.value, page: null })}
+            />
+          </Field>
+          <Field label={t('list.sort')}>
+            <Select
+              value={sort}
+              options={PRODUCT_SORTS.map((s) => ({ value: s, label: t(`sorts.${s}`) }))}
+              onChange={(event) => update({ sort: event.target.value === 'name' ? null : event.target.value, page: null })}
+            />
+          </Field>
+          <Field label={t('list.order')}>
+            <Select
+              value={order}
+              options={[
+                { value: 'asc', label: t('list.ascending') },
+                { value: 'desc', label: t('list.descending') },
+              ]}
+              onChange={(event) => update({ order: event.target.value === 'asc' ? null : event.target.value, page: null })}
+            />
+          </Field>
+          <Field label={t('list.pageSize')}>
+            <Select
+              value={String(pageSize)}
+              options={PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))}
+              onChange={(event) => update({ size: event.target.value === '50' ? null : event.target.value, page: null })}
+            />
+          </Field>
+        </div>
         <div className="flex items-center gap-2 text-sm text-slate-600 sm:col-span-2 lg:col-span-4">
           {products.data ? <span role="status">{t('list.count', { count: products.data.total })}</span> : null}
           {products.isFetching && !products.isPending ? <Spinner label={t('list.refreshing')} /> : null}

@@ -73,7 +73,7 @@ export default function LandingPage() {
                 <span className="tabular-nums">{t('hero.mock.totalValue')}</span>
               </div>
               <div className="mt-4 grid grid-cols-2 gap-2 text-center text-sm font-medium">
-                <span className="rounded-md bg-secondary py-2 text-white">{t('hero.mock.mpesa')}</span>
+                <span className="rounded-md bg-secondary py-2 text-secondary-foreground">{t('hero.mock.mpesa')}</span>
                 <span className="rounded-md bg-primary py-2 text-white">{t('hero.mock.cash')}</span>
               </div>
             </div>

@@ -1,5 +1,162 @@
-import { PlaceholderScreen } from '@/app/placeholder-screen';
+import { Link, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { MAX_EXPIRY_WINDOW_DAYS, STOCK_REPORT_PAGE_SIZE, type ExpiringBatch } from '@pharmapoint/domain/stock-reports';
+import { Badge } from '@/components/ui/badge';
+import { Card } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { ErrorState } from '@/components/ui/error-state';
+import { Field } from '@/components/ui/field';
+import { LoadingState } from '@/components/ui/loading-state';
+import { PageHeader } from '@/components/ui/page-header';
+import { Pagination } from '@/components/ui/pagination';
+import { Select } from '@/components/ui/select';
+import { StatCard } from '@/components/ui/stat-card';
+import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table';
+import { usePermissions } from '@/features/auth/hooks/use-permissions';
+import { useExpiringBatches } from '@/features/reports/api/stock-reports';
+import { useLiveStock } from '@/features/stock/live/live-stock';
+import { errorMessage } from '@/lib/api';
+import { formatDate, formatMoney, formatNumber } from '@/lib/format';
 
+/** Windows offered besides the settings' expiry alert days. */
+const WINDOWS = [0, 7, 14, 30, 60, 90, 180, 365];
+
+/** A whole number from a search parameter within [min, max], else undefined. */
+function intParam(value: string | null, min: number, max: number): number | undefined {
+  if (value === null || !/^\d+$/.test(value)) return undefined;
+  const n = Number(value);
+  return n >= min && n <= max ? n : undefined;
+}
+
+function DaysLeft({ batch }: { batch: ExpiringBatch }) {
+  const { t } = useTranslation('reports');
+  if (batch.isExpired) return <Badge tone="danger" className="whitespace-nowrap">{t('expiry.expiredAgo', { count: -batch.daysLeft })}</Badge>;
+  if (batch.daysLeft === 0) return <Badge tone="warning" className="whitespace-nowrap">{t('expiry.expiresToday')}</Badge>;
+  return <span className="whitespace-nowrap">{t('expiry.daysLeftCount', { count: batch.daysLeft })}</span>;
+}
+
+/** /app/reports/expiry (report:inventory): batches with stock that are expired or expire within the chosen window. */
 export default function ExpiryReportPage() {
-  return <PlaceholderScreen screen="expiryReport" />;
+  const { t } = useTranslation('reports');
+  const { me } = usePermissions();
+  useLiveStock();
+  const [params, setParams] = useSearchParams();
+  const branchId = params.get('branchId') ?? '';
+  const days = intParam(params.get('days'), 0, MAX_EXPIRY_WINDOW_DAYS);
+  const page = intParam(params.get('page'), 1, 1_000_000) ?? 1;
+  const report = useExpiringBatches({ branchId: branchId || undefined, days, page, pageSize: STOCK_REPORT_PAGE_SIZE });
+
+  const update = (changes: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === undefined || value === '') next.delete(key);
+      else next.set(key, value);
+    }
+    if (!('page' in changes)) next.delete('page');
+    setParams(next, { replace: true });
+  };
+
+  const data = report.data;
+  const shownDays = data?.days ?? days;
+  const alertDays = data?.expiryAlertDays;
+  const windows = [...new Set([...WINDOWS, ...(alertDays !== undefined ? [alertDays] : []), ...(days !== undefined ? [days] : [])])].sort((a, b) => a - b);
+  const windowLabel = (n: number) => (n === 0 ? t('expiry.expiredOnly') : t('expiry.withinDays', { count: n }));
+
+  return (
+    <div className="space-y-6">
+      <PageHeader title={t('expiry.title')} description={t('expiry.description')} />
+      <Card flush>
+        <div className="grid gap-3 border-b border-slate-100 p-4 sm:grid-cols-2 lg:grid-cols-3" role="group" aria-label={t('filters')}>
+          <Field label={t('branch')}>
+            <Select
+              value={branchId}
+              placeholder={t('allBranches')}
+              options={(me?.allowedBranches ?? []).map((b) => ({ value: b.id, label: b.name }))}
+              onChange={(e) => update({ branchId: e.target.value })}
+            />
+          </Field>
+          <Field label={t('expiry.window')}>
+            <Select
+              value={shownDays === undefined ? '' : String(shownDays)}
+              onChange={(e) => update({ days: e.target.value })}
+              options={windows.map((n) => ({
+                value: String(n),
+                label: n === alertDays ? t('expiry.settingsDefault', { label: windowLabel(n) }) : windowLabel(n),
+              }))}
+            />
+          </Field>
+        </div>
+        {report.isPending ? (
+          <LoadingState message={t('expiry.loading')} />
+        ) : report.isError || !data ? (
+          <div className="p-4">
+            <ErrorState message={`${t('expiry.loadFailed')} ${errorMessage(report.error)}`} onRetry={() => void report.refetch()} />
+          </div>
+        ) : (
+          <>
+            <div className="grid gap-3 p-4 sm:grid-cols-2">
+              <StatCard
+                label={t('expiry.expiredBatches')}
+                value={formatNumber(data.totals.expiredBatches)}
+                tone={data.totals.expiredBatches > 0 ? 'negative' : 'neutral'}
+                hint={t('expiry.expiredHint', { quantity: formatNumber(data.totals.expiredQuantity), value: formatMoney(data.totals.expiredValueCents) })}
+              />
+              <StatCard
+                label={t('expiry.nearBatches', { days: data.days })}
+                value={formatNumber(data.totals.nearBatches)}
+                tone={data.totals.nearBatches > 0 ? 'warning' : 'neutral'}
+                hint={t('expiry.nearHint', { quantity: formatNumber(data.totals.nearQuantity), value: formatMoney(data.totals.nearValueCents) })}
+              />
+            </div>
+            {data.items.length === 0 ? (
+              <div className="p-4">
+                <EmptyState title={t('expiry.emptyTitle')} description={t('expiry.emptyDescription', { days: data.days })} />
+              </div>
+            ) : (
+              <>
+                <Table caption={t('expiry.caption', { days: data.days })}>
+                  <THead>
+                    <Tr>
+                      <Th>{t('product')}</Th>
+                      <Th>{t('branch')}</Th>
+                      <Th>{t('expiry.batch')}</Th>
+                      <Th>{t('expiry.expiryDate')}</Th>
+                      <Th>{t('expiry.daysLeft')}</Th>
+                      <Th numeric>{t('expiry.quantity')}</Th>
+                      <Th numeric>{t('expiry.value')}</Th>
+                    </Tr>
+                  </THead>
+                  <TBody>
+                    {data.items.map((batch) => (
+                      <Tr key={batch.batchId} data-batch-id={batch.batchId}>
+                        <Td>
+                          <Link to={`/app/products/history/${batch.productId}`} className="font-medium text-slate-900 hover:text-primary hover:underline">
+                            {batch.productName}
+                          </Link>
+                          {batch.sku ? <span className="block text-xs text-slate-600">{batch.sku}</span> : null}
+                        </Td>
+                        <Td className="whitespace-nowrap">{batch.branchName}</Td>
+                        <Td>{batch.batchNumber ?? <span className="text-slate-600">{t('expiry.noBatchNumber')}</span>}</Td>
+                        <Td className="whitespace-nowrap">
+                          <time dateTime={batch.expiryDate}>{formatDate(`${batch.expiryDate}T00:00:00`)}</time>
+                        </Td>
+                        <Td>
+                          <DaysLeft batch={batch} />
+                        </Td>
+                        <Td numeric>{formatNumber(batch.quantity)}</Td>
+                        <Td numeric className="whitespace-nowrap">
+                          {formatMoney(batch.valueCents)}
+                        </Td>
+                      </Tr>
+                    ))}
+                  </TBody>
+                </Table>
+                <Pagination className="px-4" page={data.page} pageSize={data.pageSize} total={data.total} onPageChange={(p) => update({ page: String(p) })} />
+              </>
+            )}
+          </>
+        )}
+      </Card>
+    </div>
+  );
 }

@@ -1,5 +1,127 @@
-import { PlaceholderScreen } from '@/app/placeholder-screen';
+import { Link, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { LOW_STOCK_STATUSES, STOCK_REPORT_PAGE_SIZE, type LowStockQueryInput } from '@pharmapoint/domain/stock-reports';
+import { Card } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { ErrorState } from '@/components/ui/error-state';
+import { Field } from '@/components/ui/field';
+import { LoadingState } from '@/components/ui/loading-state';
+import { PageHeader } from '@/components/ui/page-header';
+import { Pagination } from '@/components/ui/pagination';
+import { Select } from '@/components/ui/select';
+import { StatCard } from '@/components/ui/stat-card';
+import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table';
+import { usePermissions } from '@/features/auth/hooks/use-permissions';
+import { StockStatusBadge } from '@/features/products/components/stock-status-badge';
+import { useLowStock } from '@/features/reports/api/stock-reports';
+import { useLiveStock } from '@/features/stock/live/live-stock';
+import { errorMessage } from '@/lib/api';
+import { formatNumber } from '@/lib/format';
 
+type LowStatus = NonNullable<LowStockQueryInput['status']>;
+
+/** /app/reports/low-stock (report:inventory): active products at or below their threshold per branch (low or out). */
 export default function LowStockReportPage() {
-  return <PlaceholderScreen screen="lowStockReport" />;
+  const { t } = useTranslation('reports');
+  const { t: tp } = useTranslation('products');
+  const { me } = usePermissions();
+  useLiveStock();
+  const [params, setParams] = useSearchParams();
+  const branchId = params.get('branchId') ?? '';
+  const rawStatus = params.get('status');
+  const status = (LOW_STOCK_STATUSES as readonly string[]).includes(rawStatus ?? '') ? (rawStatus as LowStatus) : undefined;
+  const rawPage = Number(params.get('page'));
+  const page = Number.isInteger(rawPage) && rawPage >= 1 ? rawPage : 1;
+  const report = useLowStock({ branchId: branchId || undefined, status, page, pageSize: STOCK_REPORT_PAGE_SIZE });
+
+  const update = (changes: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === undefined || value === '') next.delete(key);
+      else next.set(key, value);
+    }
+    if (!('page' in changes)) next.delete('page');
+    setParams(next, { replace: true });
+  };
+  const data = report.data;
+
+  return (
+    <div className="space-y-6">
+      <PageHeader title={t('lowStock.title')} description={t('lowStock.description')} />
+      <Card flush>
+        <div className="grid gap-3 border-b border-slate-100 p-4 sm:grid-cols-2 lg:grid-cols-3" role="group" aria-label={t('filters')}>
+          <Field label={t('branch')}>
+            <Select
+              value={branchId}
+              placeholder={t('allBranches')}
+              options={(me?.allowedBranches ?? []).map((b) => ({ value: b.id, label: b.name }))}
+              onChange={(e) => update({ branchId: e.target.value })}
+            />
+          </Field>
+          <Field label={t('lowStock.status')}>
+            <Select
+              value={status ?? ''}
+              placeholder={t('lowStock.allStatuses')}
+              options={LOW_STOCK_STATUSES.map((s) => ({ value: s, label: tp(`status.${s}`) }))}
+              onChange={(e) => update({ status: e.target.value })}
+            />
+          </Field>
+        </div>
+        {report.isPending ? (
+          <LoadingState message={t('lowStock.loading')} />
+        ) : report.isError || !data ? (
+          <div className="p-4">
+            <ErrorState message={`${t('lowStock.loadFailed')} ${errorMessage(report.error)}`} onRetry={() => void report.refetch()} />
+          </div>
+        ) : (
+          <>
+            <div className="grid gap-3 p-4 sm:grid-cols-2">
+              <StatCard label={t('lowStock.outCount')} value={formatNumber(data.counts.out)} tone={data.counts.out > 0 ? 'negative' : 'neutral'} hint={t('lowStock.countHint')} />
+              <StatCard label={t('lowStock.lowCount')} value={formatNumber(data.counts.low)} tone={data.counts.low > 0 ? 'warning' : 'neutral'} hint={t('lowStock.countHint')} />
+            </div>
+            {data.items.length === 0 ? (
+              <div className="p-4">
+                <EmptyState title={t('lowStock.emptyTitle')} description={t('lowStock.emptyDescription')} />
+              </div>
+            ) : (
+              <>
+                <Table caption={t('lowStock.caption')}>
+                  <THead>
+                    <Tr>
+                      <Th>{t('product')}</Th>
+                      <Th>{t('branch')}</Th>
+                      <Th>{t('lowStock.status')}</Th>
+                      <Th numeric>{t('lowStock.quantity')}</Th>
+                      <Th numeric>{t('lowStock.threshold')}</Th>
+                      <Th numeric>{t('lowStock.reorderLevel')}</Th>
+                    </Tr>
+                  </THead>
+                  <TBody>
+                    {data.items.map((item) => (
+                      <Tr key={`${item.productId}:${item.branchId}`} data-product-id={item.productId}>
+                        <Td>
+                          <Link to={`/app/products/history/${item.productId}`} className="font-medium text-slate-900 hover:text-primary hover:underline">
+                            {item.productName}
+                          </Link>
+                          {item.sku ? <span className="block text-xs text-slate-600">{item.sku}</span> : null}
+                        </Td>
+                        <Td className="whitespace-nowrap">{item.branchName}</Td>
+                        <Td>
+                          <StockStatusBadge status={item.status} />
+                        </Td>
+                        <Td numeric>{formatNumber(item.quantity)}</Td>
+                        <Td numeric>{formatNumber(item.lowStockThreshold)}</Td>
+                        <Td numeric>{formatNumber(item.reorderLevel)}</Td>
+                      </Tr>
+                    ))}
+                  </TBody>
+                </Table>
+                <Pagination className="px-4" page={data.page} pageSize={data.pageSize} total={data.total} onPageChange={(p) => update({ page: String(p) })} />
+              </>
+            )}
+          </>
+        )}
+      </Card>
+    </div>
+  );
 }
