@@ -9,6 +9,8 @@ export interface Config {
   host: string;
   /** A PostgreSQL server; when absent, PGlite in dataDir. */
   databaseUrl?: string;
+  /** Optional: the login role request transactions connect as (only a member of pharmapoint_app). */
+  appDatabaseUrl?: string;
   dataDir: string;
   /** Public origin used in emailed links. */
   publicUrl: string;
@@ -42,6 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST ?? '0.0.0.0',
     databaseUrl: env.DATABASE_URL || undefined,
+    appDatabaseUrl: env.APP_DATABASE_URL || undefined,
     dataDir: env.DATA_DIR ?? path.join(ROOT, 'data'),
     publicUrl,
     smtpUrl: env.SMTP_URL || undefined,

@@ -8,7 +8,7 @@ import { createMailer } from './platform/mailer.ts';
 
 const config = loadConfig();
 if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
-const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const db = await openDatabase({ databaseUrl: config.databaseUrl, appDatabaseUrl: config.appDatabaseUrl, dataDir: config.dataDir });
 const applied = await migrate(db);
 if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
 if (config.seed) {

@@ -83,12 +83,20 @@ export async function openPglite(dataDir?: string): Promise<Database> {
 }
 
 /** A PostgreSQL server through node-postgres. */
-export async function openPostgres(connectionString: string, options: { max?: number } = {}): Promise<Database> {
+export async function openPostgres(connectionString: string, options: { max?: number; appConnectionString?: string } = {}): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max: options.max ?? 10 });
   // An idle connection the server ends (restart, DROP DATABASE ... FORCE) must not crash the process: the pool drops it.
   pool.on('error', () => undefined);
   // Fail loudly and early when the server is unreachable.
   await pool.query('SELECT 1');
+  // Request transactions on their own login role when one is given (APP_DATABASE_URL: a role that owns nothing
+  // and is only a member of pharmapoint_app); otherwise on the owner's connection, still dropping to
+  // pharmapoint_app with SET LOCAL ROLE in every transaction (docs/decisions/0009).
+  const appPool = options.appConnectionString ? new pg.Pool({ connectionString: options.appConnectionString, max: options.max ?? 10 }) : pool;
+  if (appPool !== pool) {
+    appPool.on('error', () => undefined);
+    await appPool.query('SELECT 1');
+  }
   const owner: Queryable = {
     async query<T>(sql: string, params?: readonly unknown[]) {
       const result = await pool.query(sql, params ? [...params] : undefined);
@@ -139,7 +147,7 @@ export async function openPostgres(connectionString: string, options: { max?: nu
       }
     },
     async transaction(scope, work) {
-      const client = await pool.connect();
+      const client = await appPool.connect();
       const q: Queryable = {
         async query<T>(sql: string, params?: readonly unknown[]) {
           const result = await client.query(sql, params ? [...params] : undefined);
@@ -176,12 +184,13 @@ export async function openPostgres(connectionString: string, options: { max?: nu
       closed = true;
       listenClient?.release();
       listenClient = null;
+      if (appPool !== pool) await appPool.end();
       await pool.end();
     },
   };
 }
 
-/** DATABASE_URL picks a PostgreSQL server; otherwise PGlite in dataDir. */
-export async function openDatabase(options: { databaseUrl?: string; dataDir?: string }): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+/** DATABASE_URL picks a PostgreSQL server (APP_DATABASE_URL its request role); otherwise PGlite in dataDir. */
+export async function openDatabase(options: { databaseUrl?: string; appDatabaseUrl?: string; dataDir?: string }): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, { appConnectionString: options.appDatabaseUrl }) : openPglite(options.dataDir);
 }
