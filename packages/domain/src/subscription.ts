@@ -250,3 +250,27 @@ export function assertCanUpgradeFromTrial(sub: SubscriptionRecord | null): 'NOT_
 export function assertCanPayHosting(sub: SubscriptionRecord | null, now: Date): 'NO_ACTIVE_LICENSE' | null {
   return evaluateSubscription(sub, now).licenseActive ? null : 'NO_ACTIVE_LICENSE';
 }
+
+/** Counts of the limited resources, from real rows. */
+export type Usage = Record<LimitedResource, number>;
+
+/** The stored subscription as the API shows it (dates as ISO strings). */
+export interface SubscriptionView {
+  planId: PlanId;
+  status: SubscriptionStatus;
+  startDate: string | null;
+  trialEndDate: string | null;
+  endDate: string | null;
+  hostingPaidUntil: string | null;
+  maxProducts: number;
+  maxTransactions: number;
+  maxUsers: number;
+  maxBranches: number;
+}
+
+/** GET /api/subscription: the stored plan and limits, what it means now (seed 000 sections 4 and 8), and usage. */
+export interface SubscriptionOverview {
+  subscription: SubscriptionView | null;
+  summary: Omit<SubscriptionSummary, 'reminderDate'> & { reminderDate: string | null };
+  usage: Usage;
+}

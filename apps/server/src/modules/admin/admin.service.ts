@@ -1,6 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import { countUsageOf, findSubscriptionsOf, type Usage } from '../subscription/subscription.repository.ts';
-import { describeSubscription, pharmacyTimeZones, type SubscriptionOverview, type SubscriptionView } from '../subscription/subscription.service.ts';
+import type { SubscriptionOverview, SubscriptionView } from '@pharmapoint/domain/subscription';
+import { describeSubscription, pharmacyTimeZones } from '../subscription/subscription.service.ts';
 
 /**
  * The operator's one-word state of a pharmacy: trial (running), active (licence and hosting), expired (trial

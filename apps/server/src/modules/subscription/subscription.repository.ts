@@ -1,4 +1,4 @@
-import { newTrialSubscription, type LimitedResource, type SubscriptionRecord } from '@pharmapoint/domain/subscription';
+import { newTrialSubscription, type SubscriptionRecord, type Usage } from '@pharmapoint/domain/subscription';
 import type { Queryable } from '../../db/database.ts';
 
 interface SubscriptionRow {
@@ -111,7 +111,7 @@ export async function countUsage(q: Queryable, pharmacyId: string): Promise<Usag
   return (await countUsageOf(q, [pharmacyId])).get(pharmacyId) ?? { products: 0, transactions: 0, users: 0, branches: 0 };
 }
 
-export type Usage = Record<LimitedResource, number>;
+export type { Usage } from '@pharmapoint/domain/subscription';
 
 /** The latest usage snapshot of the pharmacy (seed 000: 'the latest one by timestamp is used'), or null. */
 export async function latestUsageSnapshot(q: Queryable, pharmacyId: string): Promise<(Usage & { takenAt: Date }) | null> {

@@ -3,8 +3,9 @@ import {
   checkLimit,
   evaluateSubscription,
   type LimitedResource,
+  type SubscriptionOverview,
   type SubscriptionRecord,
-  type SubscriptionSummary,
+  type SubscriptionView,
 } from '@pharmapoint/domain/subscription';
 import type { Queryable } from '../../db/database.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -27,27 +28,6 @@ export async function assertWithinPlanLimit(
   if (result.ok) return;
   if (result.code === 'LIMIT_EXCEEDED') throw new AppError('LIMIT_EXCEEDED', { values: { limit: result.limit, usage: result.usage } });
   throw new AppError('SUBSCRIPTION_NOT_ACTIVE');
-}
-
-/** The subscription as the API shows it (dates as ISO strings). */
-export interface SubscriptionView {
-  planId: SubscriptionRecord['planId'];
-  status: SubscriptionRecord['status'];
-  startDate: string | null;
-  trialEndDate: string | null;
-  endDate: string | null;
-  hostingPaidUntil: string | null;
-  maxProducts: number;
-  maxTransactions: number;
-  maxUsers: number;
-  maxBranches: number;
-}
-
-/** GET /api/subscription: the stored plan and limits, what it means now (seed 000 sections 4 and 8), and usage. */
-export interface SubscriptionOverview {
-  subscription: SubscriptionView | null;
-  summary: Omit<SubscriptionSummary, 'reminderDate'> & { reminderDate: string | null };
-  usage: Usage;
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);

@@ -3,18 +3,12 @@ import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { AlertTriangle, X } from 'lucide-react';
+import type { SubscriptionOverview } from '@pharmapoint/domain/subscription';
 import { api } from '@/lib/api';
 import { cn } from '@/lib/cn';
 
 /** The part of GET /api/subscription the banner reads (the subscription screen reads the rest). */
-export interface SubscriptionSummaryResponse {
-  summary: {
-    statusMessage: string;
-    nextAction: string | null;
-    nextActionUrgent: boolean;
-    banner: 'upgrade' | 'upgrade_soon' | 'pay_hosting' | 'renew_hosting' | null;
-  };
-}
+export type SubscriptionSummaryResponse = Pick<SubscriptionOverview, 'summary'>;
 
 /** Shared with the subscription screen, so both read one cached answer. */
 export const subscriptionQueryKey = ['subscription'] as const;

@@ -1,41 +1,12 @@
+import type { LimitedResource, SubscriptionOverview } from '@pharmapoint/domain/subscription';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { subscriptionQueryKey } from '@/app/layout/subscription-banner';
 
-export type ResourceKey = 'products' | 'transactions' | 'users' | 'branches';
+export type ResourceKey = LimitedResource;
 
-/** GET /api/subscription (dates as ISO strings). */
-export interface SubscriptionResponse {
-  subscription: {
-    planId: 'trial' | 'standard';
-    status: 'trial' | 'active' | 'inactive';
-    startDate: string | null;
-    trialEndDate: string | null;
-    endDate: string | null;
-    hostingPaidUntil: string | null;
-    maxProducts: number;
-    maxTransactions: number;
-    maxUsers: number;
-    maxBranches: number;
-  } | null;
-  summary: {
-    isTrial: boolean;
-    trialExpired: boolean;
-    trialDaysLeft: number;
-    licenseActive: boolean;
-    hostingActive: boolean;
-    systemActive: boolean;
-    licenseActiveHostingExpired: boolean;
-    hostingDaysLeft: number;
-    hostingDueSoon: boolean;
-    hostingUrgent: boolean;
-    statusMessage: string;
-    nextAction: string | null;
-    nextActionUrgent: boolean;
-    banner: 'upgrade' | 'upgrade_soon' | 'pay_hosting' | 'renew_hosting' | null;
-  };
-  usage: Record<ResourceKey, number>;
-}
+/** GET /api/subscription: the shape the server declares in packages/domain. */
+export type SubscriptionResponse = SubscriptionOverview;
 
 export function useSubscription() {
   return useQuery({
