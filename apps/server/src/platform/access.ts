@@ -1,4 +1,4 @@
-import type { Permission, PermissionSubject } from '@pharmapoint/domain/permissions';
+import { hasAnyPermission, hasPermission, type Permission, type PermissionSubject } from '@pharmapoint/domain/permissions';
 
 /**
  * What a route requires. Every route declares one (the app refuses to start otherwise, and a test walks
@@ -72,4 +72,14 @@ export interface RequestContext {
   permissions: readonly string[];
   subject: PermissionSubject;
   isDemo: boolean;
+}
+
+/** Does the caller hold the permission? The domain's rule ('*', admin and owner bypass), for checks inside services. */
+export function holds(ctx: Pick<RequestContext, 'subject'>, permission: string): boolean {
+  return hasPermission(ctx.subject, permission);
+}
+
+/** Does the caller hold at least one of the permissions? */
+export function holdsAny(ctx: Pick<RequestContext, 'subject'>, permissions: readonly string[]): boolean {
+  return hasAnyPermission(ctx.subject, permissions);
 }

@@ -12,11 +12,11 @@ import {
 import { businessDate } from '@pharmapoint/domain/stock';
 import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/database.ts';
-import type { RequestAuth, RequestContext } from '../../platform/access.ts';
+import { holds, type RequestAuth, type RequestContext } from '../../platform/access.ts';
 import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.ts';
 import { applyStockChange } from '../stock/ledger.ts';
-import { holds, resolveBranch, stockSettings, visibleBranchIds } from '../stock/scope.ts';
+import { resolveBranch, stockSettings, visibleBranchIds } from '../stock/scope.ts';
 import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
 import {
   findProduct,

@@ -1,6 +1,6 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { SECRET_SETTINGS_FIELDS, settingsSchema, type Settings } from '@pharmapoint/domain/settings';
-import type { RequestContext } from '../../platform/access.ts';
+import { holdsAny, type RequestContext } from '../../platform/access.ts';
 import type { ModuleRegistrar } from '../index.ts';
 import { requireContext } from '../../platform/auth-plugin.ts';
 import { audit } from '../audit/audit.ts';
@@ -10,7 +10,7 @@ import { loadSettings, sanitizeForTenant, saveSettings } from './settings.reposi
 const SETTINGS_MANAGER_PERMISSIONS = ['settings:system', 'settings:business'] as const;
 
 function managesSettings(ctx: RequestContext): boolean {
-  return ctx.permissions.includes('*') || SETTINGS_MANAGER_PERMISSIONS.some((p) => ctx.permissions.includes(p));
+  return holdsAny(ctx, SETTINGS_MANAGER_PERMISSIONS);
 }
 
 /** The document with every secret field (SECRET_SETTINGS_FIELDS) blanked, for readers who do not manage settings. */

@@ -1,7 +1,7 @@
 import { DEFAULT_MIN_MARGIN_PERCENT } from '@pharmapoint/domain/margins';
 import { EXPIRY_ALERT_DAYS } from '@pharmapoint/domain/stock';
 import type { Queryable } from '../../db/database.ts';
-import type { RequestAuth, RequestContext } from '../../platform/access.ts';
+import { holds, type RequestAuth, type RequestContext } from '../../platform/access.ts';
 import { AppError } from '../../platform/errors.ts';
 
 /**
@@ -9,11 +9,6 @@ import { AppError } from '../../platform/errors.ts';
  * Users holding branch:view_all or settings:system (admins and owners hold '*') see every branch; others the
  * branches of their membership (allowed_branch_ids; null = every branch).
  */
-
-/** The user's permission check ('*' grants all). */
-export function holds(ctx: Pick<RequestContext, 'permissions'>, permission: string): boolean {
-  return ctx.permissions.includes('*') || ctx.permissions.includes(permission);
-}
 
 /** The branch ids the user may see; null = every branch of the pharmacy. */
 export function visibleBranchIds(ctx: RequestContext, auth: RequestAuth | null): readonly string[] | null {

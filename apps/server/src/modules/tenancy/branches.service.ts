@@ -1,5 +1,5 @@
 import type { Database, Queryable } from '../../db/database.ts';
-import type { RequestAuth, RequestContext } from '../../platform/access.ts';
+import { holds, type RequestAuth, type RequestContext } from '../../platform/access.ts';
 import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.ts';
 import { syncSettingsBranches } from '../settings/settings.repository.ts';
@@ -16,7 +16,6 @@ import {
   type Branch,
 } from './branches.repository.ts';
 
-const holds = (ctx: RequestContext, permission: string) => ctx.permissions.includes('*') || ctx.permissions.includes(permission);
 
 /** May this user work in this branch? allowed_branch_ids null means every active branch. */
 export function isBranchAllowed(auth: Pick<RequestAuth, 'membership'>, branch: { id: string; is_active: boolean }): boolean {

@@ -1,7 +1,7 @@
 import { effectivePermissions } from '@pharmapoint/domain/permissions';
 import type { Config } from '../../config.ts';
 import type { Database, Queryable } from '../../db/database.ts';
-import type { RequestContext } from '../../platform/access.ts';
+import { holds, type RequestContext } from '../../platform/access.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import { hashSecret, newSecret } from '../../platform/tokens.ts';
@@ -30,7 +30,6 @@ interface Deps {
   mailer: Mailer;
 }
 
-const holds = (ctx: RequestContext, permission: string) => ctx.permissions.includes('*') || ctx.permissions.includes(permission);
 
 /** What a member holds with this role, explicit list and POS access (the domain's rules; '*' for admins). */
 function accessOf(member: { role: string; permissions?: string[] | null; hasPosAccess: boolean }): readonly string[] {
@@ -39,7 +38,7 @@ function accessOf(member: { role: string; permissions?: string[] | null; hasPosA
 
 /** Is every permission of `access` one the caller holds? Owners and admins ('*') hold all. */
 function withinOwnAccess(ctx: RequestContext, access: readonly string[]): boolean {
-  return ctx.permissions.includes('*') || access.every((p) => p !== '*' && ctx.permissions.includes(p));
+  return access.every((p) => holds(ctx, p));
 }
 
 /** Nobody hands out more than they hold: the role, the explicit list and POS access must be within the caller's own. */
