@@ -6,6 +6,7 @@ import type { ProductDetailResponse } from '@pharmapoint/domain/products';
 import { isLowMargin } from '@pharmapoint/domain/margins';
 import { DEFAULT_MIN_MARGIN_PERCENT } from '@pharmapoint/domain/margins';
 import { Button, buttonClasses } from '@/components/ui/button';
+import { FormActions } from '@/components/ui/form-actions';
 import { Card } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import { ErrorState } from '@/components/ui/error-state';
@@ -397,20 +398,14 @@ function ProductForm({
           ) : null}
         </Card>
 
-        <div className="flex flex-wrap items-center justify-end gap-3">
-          {serverError ? (
-            <p role="alert" className="mr-auto text-sm font-medium text-red-600">
-              {serverError}
-            </p>
-          ) : null}
-          {isDemo ? <p className="mr-auto text-sm text-slate-600">{t('form.demoDisabled')}</p> : null}
+        <FormActions error={serverError} notice={isDemo ? t('form.demoDisabled') : null}>
           <Link to={editing ? `/app/products/history/${detail.product.id}` : '/app/products'} className={buttonClasses('outline')}>
             {t('form.cancel')}
           </Link>
           <Button type="submit" loading={saving} disabled={isDemo}>
             {editing ? t('form.saveChanges') : t('form.create')}
           </Button>
-        </div>
+        </FormActions>
       </form>
     </div>
   );

@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ArrowDown, ArrowUp, ArrowUpDown, Download, PackagePlus, SlidersHorizontal, Upload } from 'lucide-react';
 import { PRODUCT_SORTS, type ProductListQueryInput, type ProductSort } from '@pharmapoint/domain/products';
@@ -17,6 +17,7 @@ import { Select } from '@/components/ui/select';
 import { Spinner } from '@/components/ui/spinner';
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table';
 import { errorMessage } from '@/lib/api';
+import { useUrlFilters } from '@/lib/use-url-filters';
 import { formatDate, formatMoney, formatNumber } from '@/lib/format';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useSettings } from '@/features/settings/api/settings';
@@ -32,7 +33,7 @@ export default function ProductsPage() {
   const { t } = useTranslation('products');
   const { me, can, isDemo } = usePermissions();
   useLiveStock();
-  const [params, setParams] = useSearchParams();
+  const { params, update, clear } = useUrlFilters();
   const settings = useSettings();
   const shownQuantity = useDisplayedQuantity();
 
@@ -50,26 +51,15 @@ export default function ProductsPage() {
   const [moreFilters, setMoreFilters] = useState(false);
   const secondaryChanged = [active !== 'true', sort !== 'name', order !== 'asc', pageSize !== 50].filter(Boolean).length;
   // The search box writes to the URL after a pause in typing (one request per search, not per key).
+  // The address bar's q as of now, read by the typing timer: following q itself would write the box back over a
+  // search the user navigated to (Back).
+  const currentQ = useRef(q);
+  currentQ.current = q;
   useEffect(() => {
-    if (search.trim() === q) return;
+    if (search.trim() === currentQ.current) return;
     const timer = window.setTimeout(() => update({ q: search.trim() || null, page: null }), 300);
     return () => window.clearTimeout(timer);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [search]);
-
-  function update(changes: Record<string, string | null>) {
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of Object.entries(changes)) {
-          if (value === null || value === '') next.delete(key);
-          else next.set(key, value);
-        }
-        return next;
-      },
-      { replace: true },
-    );
-  }
+  }, [search, update]);
 
   const query: ProductListQueryInput = {
     q: q || undefined,
@@ -124,7 +114,7 @@ export default function ProductsPage() {
               className={buttonClasses('outline', 'sm')}
               onClick={() => {
                 setSearch('');
-                setParams(new URLSearchParams(), { replace: true });
+                clear();
               }}
             >
               {t('list.clearFilters')}

@@ -1,4 +1,4 @@
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { MAX_EXPIRY_WINDOW_DAYS, STOCK_REPORT_PAGE_SIZE, type ExpiringBatch } from '@pharmapoint/domain/stock-reports';
 import { Badge } from '@/components/ui/badge';
@@ -16,6 +16,7 @@ import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useExpiringBatches } from '@/features/reports/api/stock-reports';
 import { useLiveStock } from '@/features/stock/live/live-stock';
 import { errorMessage } from '@/lib/api';
+import { useUrlFilters } from '@/lib/use-url-filters';
 import { formatDate, formatMoney, formatNumber } from '@/lib/format';
 
 /** Windows offered besides the settings' expiry alert days. */
@@ -40,21 +41,12 @@ export default function ExpiryReportPage() {
   const { t } = useTranslation('reports');
   const { me } = usePermissions();
   useLiveStock();
-  const [params, setParams] = useSearchParams();
+  const { params, update } = useUrlFilters();
   const branchId = params.get('branchId') ?? '';
   const days = intParam(params.get('days'), 0, MAX_EXPIRY_WINDOW_DAYS);
   const page = intParam(params.get('page'), 1, 1_000_000) ?? 1;
   const report = useExpiringBatches({ branchId: branchId || undefined, days, page, pageSize: STOCK_REPORT_PAGE_SIZE });
 
-  const update = (changes: Record<string, string | undefined>) => {
-    const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === undefined || value === '') next.delete(key);
-      else next.set(key, value);
-    }
-    if (!('page' in changes)) next.delete('page');
-    setParams(next, { replace: true });
-  };
 
   const data = report.data;
   const shownDays = data?.days ?? days;

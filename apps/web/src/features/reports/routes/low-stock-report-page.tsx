@@ -1,4 +1,4 @@
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LOW_STOCK_STATUSES, STOCK_REPORT_PAGE_SIZE, type LowStockQueryInput } from '@pharmapoint/domain/stock-reports';
 import { Card } from '@/components/ui/card';
@@ -16,6 +16,7 @@ import { StockStatusBadge } from '@/features/products/components/stock-status-ba
 import { useLowStock } from '@/features/reports/api/stock-reports';
 import { useLiveStock } from '@/features/stock/live/live-stock';
 import { errorMessage } from '@/lib/api';
+import { useUrlFilters } from '@/lib/use-url-filters';
 import { formatNumber } from '@/lib/format';
 
 type LowStatus = NonNullable<LowStockQueryInput['status']>;
@@ -26,7 +27,7 @@ export default function LowStockReportPage() {
   const { t: tp } = useTranslation('products');
   const { me } = usePermissions();
   useLiveStock();
-  const [params, setParams] = useSearchParams();
+  const { params, update } = useUrlFilters();
   const branchId = params.get('branchId') ?? '';
   const rawStatus = params.get('status');
   const status = (LOW_STOCK_STATUSES as readonly string[]).includes(rawStatus ?? '') ? (rawStatus as LowStatus) : undefined;
@@ -34,15 +35,6 @@ export default function LowStockReportPage() {
   const page = Number.isInteger(rawPage) && rawPage >= 1 ? rawPage : 1;
   const report = useLowStock({ branchId: branchId || undefined, status, page, pageSize: STOCK_REPORT_PAGE_SIZE });
 
-  const update = (changes: Record<string, string | undefined>) => {
-    const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === undefined || value === '') next.delete(key);
-      else next.set(key, value);
-    }
-    if (!('page' in changes)) next.delete('page');
-    setParams(next, { replace: true });
-  };
   const data = report.data;
 
   return (

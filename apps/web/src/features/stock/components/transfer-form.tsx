@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Plus, Trash2 } from 'lucide-react';
 import { isSameBranchTransfer, SAME_BRANCH_TRANSFER_MESSAGE } from '@pharmapoint/domain/stock';
 import { Button } from '@/components/ui/button';
+import { FormActions } from '@/components/ui/form-actions';
 import { Card } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
@@ -203,17 +204,11 @@ export function TransferForm({ branches }: { branches: { id: string; name: strin
           <Textarea rows={2} maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} />
         </Field>
 
-        <div className="flex flex-wrap items-center justify-end gap-3">
-          {serverError ? (
-            <p role="alert" className="mr-auto text-sm font-medium text-red-600">
-              {serverError}
-            </p>
-          ) : null}
-          {isDemo ? <p className="mr-auto text-sm text-slate-600">{t('demoDisabled')}</p> : null}
+        <FormActions error={serverError} notice={isDemo ? t('demoDisabled') : null}>
           <Button type="submit" loading={create.isPending} disabled={isDemo}>
             {t('transfer.submit')}
           </Button>
-        </div>
+        </FormActions>
       </form>
     </Card>
   );

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ListChecks } from 'lucide-react';
 import { ADJUSTMENT_REASON_TYPES, type AdjustmentReasonType, type CreateAdjustmentInput } from '@pharmapoint/domain/stock';
 import { Button, buttonClasses } from '@/components/ui/button';
+import { FormActions } from '@/components/ui/form-actions';
 import { Card } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
@@ -232,17 +233,11 @@ export default function StockAdjustmentsPage() {
             </Field>
           </div>
 
-          <div className="flex flex-wrap items-center justify-end gap-3">
-            {serverError ? (
-              <p role="alert" className="mr-auto text-sm font-medium text-red-600">
-                {serverError}
-              </p>
-            ) : null}
-            {isDemo ? <p className="mr-auto text-sm text-slate-600">{t('demoDisabled')}</p> : null}
+          <FormActions error={serverError} notice={isDemo ? t('demoDisabled') : null}>
             <Button type="submit" loading={create.isPending} disabled={isDemo}>
               {t('adjust.submit')}
             </Button>
-          </div>
+          </FormActions>
         </form>
       </Card>
 
