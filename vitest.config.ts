@@ -13,6 +13,9 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
+          // Migrates one PGlite and (with TEST_DATABASE_URL) one template database per run; every test database
+          // starts from them (apps/server/test/database.ts).
+          globalSetup: ['apps/server/test/global-setup.ts'],
         },
       },
       { test: { name: 'web', include: ['apps/web/src/**/*.test.ts'] } },

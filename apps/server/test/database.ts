@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { openPglite, openPostgres, type Database } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrate.ts';
 
@@ -13,20 +15,31 @@ export function testDatabaseKinds(): DatabaseKind[] {
   return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 }
 
-/** A fresh, migrated database: PGlite in memory, or a new database on the PostgreSQL server (dropped on close). */
+let snapshot: Promise<Blob> | undefined;
+
+/** The migrated PGlite of this run (test/global-setup.ts), read once per test file. */
+function pgliteSnapshot(): Promise<Blob> {
+  snapshot ??= readFile(inject('pgliteSnapshot')).then((bytes) => new Blob([bytes]));
+  return snapshot;
+}
+
+/**
+ * A fresh, migrated database: PGlite in memory started from the run's migrated snapshot, or a new database on the
+ * PostgreSQL server cloned from the run's migrated template (dropped on close). migrate() still runs on each; it
+ * applies only migration files added since the run started, usually none.
+ */
 export async function createTestDatabase(kind: DatabaseKind): Promise<Database> {
   if (kind === 'pglite') {
-    const db = await openPglite();
+    const db = await openPglite(undefined, await pgliteSnapshot());
     await migrate(db);
     return db;
   }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  const template = inject('postgresTemplate');
+  if (!template) throw new Error('No PostgreSQL template: test/global-setup.ts did not run with TEST_DATABASE_URL set');
   const name = `pp_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  await cloneDatabase(url, name, template);
   const dbUrl = new URL(url);
   dbUrl.pathname = `/${name}`;
   const db = await openPostgres(dbUrl.toString(), { max: 5 });
@@ -41,4 +54,26 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<Database> 
       await dropper.end();
     },
   });
+}
+
+/**
+ * CREATE DATABASE ... TEMPLATE. The template refuses connections, so no session should hold it; PostgreSQL still
+ * answers 'being accessed by other users' if one does (a stray psql), so wait and try again for a few seconds.
+ */
+async function cloneDatabase(url: string, name: string, template: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+        return;
+      } catch (error) {
+        if (attempt >= 20 || !/being accessed by other users/.test((error as Error).message)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
 }

@@ -45,9 +45,9 @@ async function beginScope(q: Queryable, scope: TransactionScope): Promise<void> 
   ]);
 }
 
-/** Embedded PostgreSQL (PGlite): a directory on disk, or memory when dataDir is undefined. */
-export async function openPglite(dataDir?: string): Promise<Database> {
-  const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
+/** Embedded PostgreSQL (PGlite): a directory on disk, or memory when dataDir is undefined; loadDataDir starts it from a dumpDataDir() tarball (tests). */
+export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Database> {
+  const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), ...(loadDataDir ? { loadDataDir } : {}), extensions: { pg_trgm } });
   const owner: Queryable = {
     async query<T>(sql: string, params?: readonly unknown[]) {
       const result = await db.query<T>(sql, params ? [...params] : undefined);

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openPostgres, type Database, type OwnerSession } from '../src/db/database.ts';
+import { migrate } from '../src/db/migrate.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A dumpDataDir() tarball of a freshly migrated PGlite (test/database.ts starts every PGlite from it). */
+    pgliteSnapshot: string;
+    /** A migrated database on the TEST_DATABASE_URL server that test databases are cloned from, or '' without one. */
+    postgresTemplate: string;
+  }
+}
+
+/**
+ * Once per run of the server project: migrate one PGlite and dump it, and (with TEST_DATABASE_URL) one template
+ * database on the PostgreSQL server. Both are built from the migration files of this run, never reused from an
+ * earlier one, and removed at the end. Starting a test database from them skips initdb and the migrations
+ * (most of the cost of a fresh PGlite); test/database.ts still runs migrate() on each, which applies nothing
+ * unless a migration file appeared during the run.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'pp-test-snapshot-'));
+  const snapshot = path.join(dir, 'pglite.tar');
+  const url = process.env.TEST_DATABASE_URL;
+  const template = url ? `pp_template_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}` : '';
+  // The two are independent: build them side by side.
+  const built = await Promise.allSettled([snapshotPglite(snapshot), url ? createTemplate(url, template) : undefined]);
+  const failed = built.find((result) => result.status === 'rejected');
+  if (failed) {
+    await teardown(dir, url, template);
+    throw failed.reason;
+  }
+  project.provide('pgliteSnapshot', snapshot);
+  project.provide('postgresTemplate', template);
+  return () => teardown(dir, url, template);
+}
+
+/**
+ * A bare in-memory PGlite, since the Database of openPglite does not expose dumpDataDir; migrate() uses only the
+ * kind and the owner session of a Database. Uncompressed: gunzip would cost every test database.
+ */
+async function snapshotPglite(file: string): Promise<void> {
+  const raw = await PGlite.create({ extensions: { pg_trgm } });
+  try {
+    const session: OwnerSession = {
+      async query<T>(sql: string, params?: readonly unknown[]) {
+        return (await raw.query<T>(sql, params ? [...params] : undefined)).rows;
+      },
+      exec: async (sql) => void (await raw.exec(sql)),
+    };
+    const owner: Pick<Database, 'kind' | 'ownerSession'> = { kind: 'pglite', ownerSession: async (work) => work(session) };
+    await migrate(owner as Database);
+    const tarball = await raw.dumpDataDir('none');
+    await writeFile(file, Buffer.from(await tarball.arrayBuffer()));
+  } finally {
+    await raw.close();
+  }
+}
+
+async function createTemplate(url: string, template: string): Promise<void> {
+  await adminQuery(url, `CREATE DATABASE ${template}`);
+  const templateUrl = new URL(url);
+  templateUrl.pathname = `/${template}`;
+  const db = await openPostgres(templateUrl.toString(), { max: 1 });
+  try {
+    await migrate(db);
+  } finally {
+    await db.close();
+  }
+  // No session may connect to it from now on: a connected session would make CREATE DATABASE ... TEMPLATE fail.
+  await adminQuery(url, `ALTER DATABASE ${template} ALLOW_CONNECTIONS false`);
+}
+
+async function teardown(dir: string, url: string | undefined, template: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+  if (url && template) await adminQuery(url, `DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
+}
+
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
+}
