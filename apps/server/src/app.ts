@@ -20,14 +20,10 @@ import { authPlugin } from './platform/auth-plugin.ts';
 import { registerErrorHandler, registerNotFound } from './platform/errors.ts';
 import { createMailer, type Mailer } from './platform/mailer.ts';
 import { modules } from './modules/index.ts';
+import type { App, AppDeps } from './platform/module.ts';
+import { transactionPlugin } from './platform/transaction.ts';
 
-export interface AppDeps {
-  db: Database;
-  config: Config;
-  mailer: Mailer;
-}
-
-export type App = FastifyInstance;
+export type { App, AppDeps };
 
 /** One route of the app as registered: what the route-table tests walk. */
 export interface RouteInfo {
@@ -103,10 +99,11 @@ export async function buildApp(options: { db: Database; config: Config; mailer?:
     transform: jsonSchemaTransform,
   });
   await app.register(authPlugin, { db, config });
+  await app.register(transactionPlugin, { db });
   await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
 
   const deps: AppDeps = { db, config, mailer };
-  for (const register of modules) await register(app, deps);
+  for (const plugin of modules) await app.register(plugin, deps);
 
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
 

@@ -32,7 +32,10 @@ export function ownerContext(pharmacy: StockPharmacy, branchIndex = 0): RequestC
     userId: pharmacy.users.owner!,
     permissions: ['*'],
     subject: { role: 'owner', isOwner: true },
+    membership: { role: 'owner', permissions: null, allowedBranchIds: null, defaultBranchId: null, hasPosAccess: true, isOwner: true },
     isDemo: false,
+    visibleBranchIds: null,
+    now: new Date(),
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * The one catalogue of error codes: HTTP status and the specification's message for each.
- * The server answers { error: { code, message, details } }; the browser shows the message.
+ * The server answers { error: { code, message, values, details } }: the English message with its placeholders
+ * filled from values, so a browser can show the message of its own catalogue for the code instead.
  */
 export const ERRORS = {
   /** Body, query or parameters failed validation. */
@@ -29,6 +30,16 @@ export const ERRORS = {
   CONFLICT: { status: 409, message: 'This conflicts with existing data.' },
   DUPLICATE_EMAIL: { status: 409, message: 'An account with this email already exists.' },
   RATE_LIMITED: { status: 429, message: 'Too many requests. Please try again later.' },
+  /** Two changes met at the same moment and this one could not be applied twice over (retried once already). */
+  BUSY_TRY_AGAIN: { status: 409, message: 'Someone else changed this at the same moment. Please try again.' },
+  /** A row the request names (a branch, product, user) does not exist in this pharmacy. */
+  REFERENCE_NOT_FOUND: { status: 409, message: 'Something this refers to no longer exists. Reload and try again.' },
+  /** A value the database could not store (too long, out of range, not a real date). */
+  VALUE_NOT_STORABLE: { status: 400, message: 'One of the values is not valid: {reason}.' },
+  /** An Idempotency-Key used again for a different request. */
+  IDEMPOTENCY_KEY_REUSED: { status: 422, message: 'This Idempotency-Key was already used for a different request.' },
+  /** An Idempotency-Key that is empty, too long or has characters other than letters, digits, '-' and '_'. */
+  IDEMPOTENCY_KEY_INVALID: { status: 400, message: 'The Idempotency-Key header must be 1 to 100 letters, digits, - or _.' },
 
   // Sign-in (seed 000 section 8, Login)
   LOGIN_FIELDS_REQUIRED: { status: 400, message: 'Please enter both email and password' },
@@ -111,5 +122,5 @@ export function formatMessage(template: string, values: Record<string, string | 
 
 /** The JSON shape of every error response (ARCHITECTURE section 6). */
 export interface ErrorBody {
-  error: { code: ErrorCode; message: string; details?: unknown };
+  error: { code: ErrorCode; message: string; values?: Record<string, string | number>; details?: unknown };
 }

@@ -2,6 +2,30 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 
+/**
+ * How column values come back, registered once for both drivers: int8 and numeric as numbers (money is integer
+ * cents and counts are far below 2^53), date as 'YYYY-MM-DD' text (a calendar day has no time zone) and
+ * timestamptz as an ISO 8601 string. No module converts driver values itself.
+ */
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+const PG_DATE = 1082;
+const PG_TIMESTAMPTZ = 1184;
+const PG_INT8_ARRAY = 1016;
+const parseTimestamptz = pg.types.getTypeParser(PG_TIMESTAMPTZ) as (value: string) => Date;
+const parseInt8Array = (value: string): number[] => (pg.types.getTypeParser(PG_INT8_ARRAY as 20) as unknown as (v: string) => string[])(value).map(Number);
+export const COLUMN_PARSERS: Record<number, (value: string) => unknown> = {
+  [PG_INT8]: Number,
+  [PG_NUMERIC]: Number,
+  [PG_DATE]: (value) => value,
+  [PG_TIMESTAMPTZ]: (value) => parseTimestamptz(value).toISOString(),
+  [PG_INT8_ARRAY]: parseInt8Array,
+};
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    (format ?? 'text') === 'text' && COLUMN_PARSERS[oid] ? COLUMN_PARSERS[oid] : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
 /** Something SQL can be sent to: a transaction, or (for migrations and seeds only) the owner connection. */
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
@@ -47,7 +71,7 @@ async function beginScope(q: Queryable, scope: TransactionScope): Promise<void> 
 
 /** Embedded PostgreSQL (PGlite): a directory on disk, or memory when dataDir is undefined; loadDataDir starts it from a dumpDataDir() tarball (tests). */
 export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Database> {
-  const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), ...(loadDataDir ? { loadDataDir } : {}), extensions: { pg_trgm } });
+  const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), ...(loadDataDir ? { loadDataDir } : {}), extensions: { pg_trgm }, parsers: COLUMN_PARSERS });
   const owner: Queryable = {
     async query<T>(sql: string, params?: readonly unknown[]) {
       const result = await db.query<T>(sql, params ? [...params] : undefined);
@@ -84,7 +108,7 @@ export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<
 
 /** A PostgreSQL server through node-postgres. */
 export async function openPostgres(connectionString: string, options: { max?: number; appConnectionString?: string } = {}): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: options.max ?? 10 });
+  const pool = new pg.Pool({ connectionString, max: options.max ?? 10, types: pgTypes });
   // An idle connection the server ends (restart, DROP DATABASE ... FORCE) must not crash the process: the pool drops it.
   pool.on('error', () => undefined);
   // Fail loudly and early when the server is unreachable.
@@ -92,7 +116,7 @@ export async function openPostgres(connectionString: string, options: { max?: nu
   // Request transactions on their own login role when one is given (APP_DATABASE_URL: a role that owns nothing
   // and is only a member of pharmapoint_app); otherwise on the owner's connection, still dropping to
   // pharmapoint_app with SET LOCAL ROLE in every transaction (docs/decisions/0009).
-  const appPool = options.appConnectionString ? new pg.Pool({ connectionString: options.appConnectionString, max: options.max ?? 10 }) : pool;
+  const appPool = options.appConnectionString ? new pg.Pool({ connectionString: options.appConnectionString, max: options.max ?? 10, types: pgTypes }) : pool;
   if (appPool !== pool) {
     appPool.on('error', () => undefined);
     await appPool.query('SELECT 1');

@@ -1,7 +1,9 @@
-import type { App, AppDeps } from '../app.ts';
+import { modulePlugin, type AppDeps, type ModuleRegistrar } from '../platform/module.ts';
+import type { FastifyPluginAsync } from 'fastify';
 import { registerAdmin } from './admin/admin.routes.ts';
 import { registerAuth } from './auth/auth.routes.ts';
 import { registerEvents } from './events/events.routes.ts';
+import { registerJobs } from './jobs/jobs.routes.ts';
 import { registerProductImport } from './product-import/import.routes.ts';
 import { registerProducts } from './products/products.routes.ts';
 import { registerSettings } from './settings/settings.routes.ts';
@@ -10,19 +12,19 @@ import { registerSubscription } from './subscription/subscription.routes.ts';
 import { registerTenancy } from './tenancy/tenancy.routes.ts';
 import { registerUsers } from './users/users.routes.ts';
 
-/** A feature module: registers its routes (each with config.access) on the app. */
-export type ModuleRegistrar = (app: App, deps: AppDeps) => Promise<void> | void;
+export type { ModuleRegistrar };
 
-/** Every module of the server, in registration order. */
-export const modules: ModuleRegistrar[] = [
-  registerAuth,
-  registerTenancy,
-  registerUsers,
-  registerSettings,
-  registerSubscription,
-  registerAdmin,
-  registerEvents,
-  registerProductImport,
-  registerProducts,
-  registerStock,
+/** Every module of the server as a Fastify plugin, in registration order (app.register(module, deps)). */
+export const modules: FastifyPluginAsync<AppDeps>[] = [
+  modulePlugin('auth', registerAuth),
+  modulePlugin('tenancy', registerTenancy),
+  modulePlugin('users', registerUsers),
+  modulePlugin('settings', registerSettings),
+  modulePlugin('subscription', registerSubscription),
+  modulePlugin('admin', registerAdmin),
+  modulePlugin('jobs', registerJobs),
+  modulePlugin('events', registerEvents),
+  modulePlugin('product-import', registerProductImport),
+  modulePlugin('products', registerProducts),
+  modulePlugin('stock', registerStock),
 ];

@@ -20,6 +20,8 @@ export interface RouteAccessConfig {
   allowWhenLocked?: boolean;
   /** A write a demo user may still make (sign-out, unlock, lock): it changes only their own session. */
   allowForDemo?: boolean;
+  /** A create a client may retry: app.inTenant honours its Idempotency-Key header (platform/transaction.ts). */
+  idempotent?: boolean;
 }
 
 declare module 'fastify' {
@@ -64,15 +66,8 @@ export interface RequestAuth {
   };
 }
 
-/** What a service needs to know of its caller. Every tenant query names ctx.pharmacyId. */
-export interface RequestContext {
-  pharmacyId: string;
-  branchId: string | null;
-  userId: string;
-  permissions: readonly string[];
-  subject: PermissionSubject;
-  isDemo: boolean;
-}
+import type { RequestContext } from './context.ts';
+export type { RequestContext };
 
 /** Does the caller hold the permission? The domain's rule ('*', admin and owner bypass), for checks inside services. */
 export function holds(ctx: Pick<RequestContext, 'subject'>, permission: string): boolean {

@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import { AppError } from './errors.ts';
 import type { RequestAuth, RequestContext, RouteAccess } from './access.ts';
 import { hashSecret, newSecret } from './tokens.ts';
+import { tenantContext } from './context.ts';
 
 export const SESSION_COOKIE = 'pp_session';
 export const CSRF_COOKIE = 'pp_csrf';
@@ -120,17 +121,7 @@ function permits(auth: RequestAuth, access: RouteAccess): boolean {
 
 /** The request's tenant context; throws when the caller works in no pharmacy. */
 export function requireContext(request: FastifyRequest): RequestContext {
-  const auth = request.auth;
-  if (!auth) throw new AppError('NOT_AUTHENTICATED');
-  if (!auth.pharmacyId) throw new AppError('NO_PHARMACY_CONTEXT');
-  return {
-    pharmacyId: auth.pharmacyId,
-    branchId: auth.branchId,
-    userId: auth.userId,
-    permissions: auth.permissions,
-    subject: auth.subject,
-    isDemo: auth.isDemo,
-  };
+  return tenantContext(request.auth);
 }
 
 export function setSessionCookie(reply: FastifyReply, config: Config, token: string, expires: Date): void {

@@ -7,17 +7,83 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly details?: unknown;
+  readonly values?: Record<string, string | number>;
 
   constructor(code: ErrorCode, options: { values?: Record<string, string | number>; details?: unknown; message?: string } = {}) {
     super(options.message ?? formatMessage(ERRORS[code].message, options.values));
     this.code = code;
     this.status = ERRORS[code].status;
     this.details = options.details;
+    this.values = options.values;
   }
 }
 
-export function errorBody(code: ErrorCode, message: string, details?: unknown): ErrorBody {
-  return { error: { code, message, ...(details === undefined ? {} : { details }) } };
+export function errorBody(code: ErrorCode, message: string, details?: unknown, values?: Record<string, string | number>): ErrorBody {
+  return { error: { code, message, ...(values === undefined ? {} : { values }), ...(details === undefined ? {} : { details }) } };
+}
+
+/** A PostgreSQL error as both drivers raise it: the SQLSTATE and, for constraint violations, the constraint. */
+export interface DatabaseErrorLike {
+  code: string;
+  constraint?: string;
+  message: string;
+}
+
+export function isDatabaseError(error: unknown): error is DatabaseErrorLike {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) && !(error instanceof AppError);
+}
+
+/** Serialisation failures and deadlocks: the transaction wrapper runs the work again once. */
+export function isRetryableDatabaseError(error: unknown): boolean {
+  return isDatabaseError(error) && (error.code === '40001' || error.code === '40P01');
+}
+
+/**
+ * Unique constraints whose violation has a message of its own (a concurrent duplicate that the service's own
+ * check could not see yet). Others answer the generic CONFLICT.
+ */
+const UNIQUE_CONSTRAINT_ERRORS: Record<string, ErrorCode> = {
+  products_sku: 'SKU_TAKEN',
+  branches_pharmacy_id_name_key: 'BRANCH_NAME_TAKEN',
+  users_email_key: 'DUPLICATE_EMAIL',
+};
+
+/**
+ * What a database error means to the caller, for the errors a request can cause with what it sends: a duplicate
+ * (23505) is 409; a row it names that vanished (23503) is 409; a value the column cannot hold (too long, out of
+ * range, an impossible date, a NUL byte) is 400; a deadlock or serialisation failure that survived the retry is 409.
+ * null for anything else (a defect: 500).
+ */
+export function databaseErrorToAppError(error: unknown): AppError | null {
+  if (!isDatabaseError(error)) return null;
+  switch (error.code) {
+    case '23505': {
+      const known = error.constraint ? UNIQUE_CONSTRAINT_ERRORS[error.constraint] : undefined;
+      return new AppError(known ?? 'CONFLICT', { details: error.constraint ? { constraint: error.constraint } : undefined });
+    }
+    case '23503':
+      return new AppError('REFERENCE_NOT_FOUND');
+    case '40001':
+    case '40P01':
+      return new AppError('BUSY_TRY_AGAIN');
+    case '22001':
+      return new AppError('VALUE_NOT_STORABLE', { values: { reason: 'a text is too long' } });
+    case '22003':
+      return new AppError('VALUE_NOT_STORABLE', { values: { reason: 'a number is out of range' } });
+    case '22007':
+    case '22008':
+      return new AppError('VALUE_NOT_STORABLE', { values: { reason: 'a date does not exist' } });
+    case '22021':
+    case '22P05':
+      return new AppError('VALUE_NOT_STORABLE', { values: { reason: 'a text contains a character that cannot be stored' } });
+    case '22P02':
+      return new AppError('VALUE_NOT_STORABLE', { values: { reason: 'a value has the wrong form' } });
+    case '23514':
+      return new AppError('VALUE_NOT_STORABLE', { values: { reason: 'a value is outside what is allowed' } });
+    default:
+      return null;
+  }
 }
 
 /**
@@ -39,7 +105,12 @@ function closestUnionIssue(params: unknown): { path: string; message: string } |
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.status).send(errorBody(error.code, error.message, error.details));
+      return reply.status(error.status).send(errorBody(error.code, error.message, error.details, error.values));
+    }
+    const fromDatabase = databaseErrorToAppError(error);
+    if (fromDatabase) {
+      request.log.warn({ code: (error as DatabaseErrorLike).code, constraint: (error as DatabaseErrorLike).constraint }, 'database refused a value');
+      return reply.status(fromDatabase.status).send(errorBody(fromDatabase.code, fromDatabase.message, fromDatabase.details, fromDatabase.values));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = error.validation.map((v) => {

@@ -7,7 +7,7 @@ import { AppError } from '../../platform/errors.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { hashSecret, newSecret } from '../../platform/tokens.ts';
-import { audit } from '../audit/audit.ts';
+import { audit } from '../audit/audit.service.ts';
 import type { FailureThrottle } from './throttle.ts';
 
 export interface AuthDeps {

@@ -1,4 +1,4 @@
-import type { App, AppDeps } from '../../app.ts';
+import type { App, AppDeps } from '../../platform/module.ts';
 
 interface OutboxEmail {
   id: string;
@@ -24,7 +24,7 @@ export function registerDevMailbox(app: App, { db, config, mailer }: AppDeps): v
   if (mailer.smtpConfigured || !config.devMailbox) return;
   app.get('/dev/mailbox', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {
     const rows = await db.owner.query<OutboxEmail>(
-      `SELECT id, created_at, payload FROM outbox WHERE kind = 'email' ORDER BY created_at DESC LIMIT 200`,
+      `SELECT id, created_at, payload FROM jobs WHERE kind = 'email' ORDER BY created_at DESC LIMIT 200`,
     );
     const items = rows
       .map(

@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { App, AppDeps } from '../../app.ts';
+import type { App, AppDeps } from '../../platform/module.ts';
 import { setSessionCookie } from '../../platform/auth-plugin.ts';
 import { newSecret } from '../../platform/tokens.ts';
 import { findUserByEmail, openSession } from './auth.service.ts';

@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/database.ts';
 import { holds, type RequestAuth, type RequestContext } from '../../platform/access.ts';
 import { AppError } from '../../platform/errors.ts';
-import { audit } from '../audit/audit.ts';
+import { audit } from '../audit/audit.service.ts';
 import { applyStockChange } from '../stock/ledger.ts';
 import { resolveBranch, stockSettings, visibleBranchIds } from '../stock/scope.ts';
 import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
@@ -161,7 +161,7 @@ export async function searchProducts(db: Database, ctx: RequestContext, auth: Re
 /** POST /api/products: the product, its row in every branch it is offered in, initial price changes. */
 export async function createProduct(db: Database, ctx: RequestContext, auth: RequestAuth | null, input: CreateProduct, now = new Date()): Promise<ProductDetailResponse> {
   return db.transaction(scope(ctx), async (q) => {
-    await assertWithinPlanLimit(q, ctx.pharmacyId, 'products', 1, now);
+    await assertWithinPlanLimit(q, { pharmacyId: ctx.pharmacyId, now }, 'products', 1);
     const category = await checkCategory(q, ctx, input.category);
     await checkSkuFree(q, ctx, input.sku);
     await checkBranchesExist(q, ctx, [...input.restrictedBranchIds, ...input.branches.map((b) => b.branchId)]);

@@ -3,7 +3,7 @@ import { SECRET_SETTINGS_FIELDS, settingsSchema, type Settings } from '@pharmapo
 import { holdsAny, type RequestContext } from '../../platform/access.ts';
 import type { ModuleRegistrar } from '../index.ts';
 import { requireContext } from '../../platform/auth-plugin.ts';
-import { audit } from '../audit/audit.ts';
+import { audit } from '../audit/audit.service.ts';
 import { loadSettings, sanitizeForTenant, saveSettings } from './settings.repository.ts';
 
 /** Who may save settings, and so see the integration secrets (seed 000 section 6: settings:business or settings:system). */

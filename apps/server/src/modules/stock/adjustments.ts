@@ -7,7 +7,7 @@ import {
 import type { Database, Queryable } from '../../db/database.ts';
 import type { RequestAuth, RequestContext } from '../../platform/access.ts';
 import { AppError } from '../../platform/errors.ts';
-import { audit } from '../audit/audit.ts';
+import { audit } from '../audit/audit.service.ts';
 import { applyStockChange, lockStockRows } from './ledger.ts';
 import { iso, resolveBranch, visibleBranchIds } from './scope.ts';
 

@@ -1,7 +1,7 @@
 import { DEFAULT_MIN_MARGIN_PERCENT } from '@pharmapoint/domain/margins';
 import { EXPIRY_ALERT_DAYS } from '@pharmapoint/domain/stock';
 import type { Queryable } from '../../db/database.ts';
-import { holds, type RequestAuth, type RequestContext } from '../../platform/access.ts';
+import type { RequestAuth, RequestContext } from '../../platform/access.ts';
 import { AppError } from '../../platform/errors.ts';
 
 /**
@@ -10,15 +10,14 @@ import { AppError } from '../../platform/errors.ts';
  * branches of their membership (allowed_branch_ids; null = every branch).
  */
 
-/** The branch ids the user may see; null = every branch of the pharmacy. */
-export function visibleBranchIds(ctx: RequestContext, auth: RequestAuth | null): readonly string[] | null {
-  if (holds(ctx, 'branch:view_all') || holds(ctx, 'settings:system')) return null;
-  return auth?.membership?.allowedBranchIds ?? null;
+/** The branch ids the user may see; null = every branch of the pharmacy (computed once in the request context). */
+export function visibleBranchIds(ctx: RequestContext, _auth?: RequestAuth | null): readonly string[] | null {
+  return ctx.visibleBranchIds;
 }
 
 /** May the user see this branch? */
-export function canSeeBranch(ctx: RequestContext, auth: RequestAuth | null, branchId: string): boolean {
-  const visible = visibleBranchIds(ctx, auth);
+export function canSeeBranch(ctx: RequestContext, _auth: RequestAuth | null, branchId: string): boolean {
+  const visible = ctx.visibleBranchIds;
   return visible === null || visible.includes(branchId);
 }
 
@@ -73,7 +72,4 @@ export function iso(value: Date | string | null | undefined): string | null {
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
-/** Escapes LIKE wildcards of user text. */
-export function likeEscape(text: string): string {
-  return text.replace(/[\\%_]/g, '\\$&');
-}
+export { likeEscape } from '../../db/sql.ts';

@@ -8,6 +8,7 @@ import {
   type SubscriptionView,
 } from '@pharmapoint/domain/subscription';
 import type { Queryable } from '../../db/database.ts';
+import type { RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { countUsage, loadSubscription, recordUsageSnapshot, type Usage } from './subscription.repository.ts';
 
@@ -17,11 +18,11 @@ import { countUsage, loadSubscription, recordUsageSnapshot, type Usage } from '.
  */
 export async function assertWithinPlanLimit(
   q: Queryable,
-  pharmacyId: string,
+  ctx: Pick<RequestContext, 'pharmacyId' | 'now'>,
   resource: LimitedResource,
   requested: number,
-  now: Date,
 ): Promise<void> {
+  const { pharmacyId, now } = ctx;
   // Locked until the write commits: two requests of one pharmacy cannot both take the last free place.
   const sub = await loadSubscription(q, pharmacyId, now, true);
   const result = checkLimit(sub, await countUsage(q, pharmacyId), resource, requested, now);

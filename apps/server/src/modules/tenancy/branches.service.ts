@@ -1,7 +1,7 @@
 import type { Database, Queryable } from '../../db/database.ts';
 import { holds, type RequestAuth, type RequestContext } from '../../platform/access.ts';
 import { AppError } from '../../platform/errors.ts';
-import { audit } from '../audit/audit.ts';
+import { audit } from '../audit/audit.service.ts';
 import { syncSettingsBranches } from '../settings/settings.repository.ts';
 import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
 import {
@@ -40,7 +40,7 @@ export interface BranchInput {
 
 export async function createBranch(db: Database, ctx: RequestContext, input: BranchInput, now = new Date()): Promise<Branch> {
   return db.transaction({ pharmacyId: ctx.pharmacyId, userId: ctx.userId }, async (q) => {
-    await assertWithinPlanLimit(q, ctx.pharmacyId, 'branches', 1, now);
+    await assertWithinPlanLimit(q, { pharmacyId: ctx.pharmacyId, now }, 'branches', 1);
     if (await branchNameTaken(q, ctx.pharmacyId, input.name)) throw new AppError('BRANCH_NAME_TAKEN');
     if (input.isDefault) await clearDefaultBranch(q, ctx.pharmacyId);
     const row = await insertBranch(q, ctx.pharmacyId, {
@@ -81,7 +81,7 @@ export async function patchBranch(db: Database, ctx: RequestContext, id: string,
       isDefault: patch.isDefault ?? current.is_default,
     };
     // A branch reopening takes a branch place of the plan again.
-    if (!current.is_active && next.isActive) await assertWithinPlanLimit(q, ctx.pharmacyId, 'branches', 1, now);
+    if (!current.is_active && next.isActive) await assertWithinPlanLimit(q, { pharmacyId: ctx.pharmacyId, now }, 'branches', 1);
     if (next.name !== current.name && (await branchNameTaken(q, ctx.pharmacyId, next.name, id))) throw new AppError('BRANCH_NAME_TAKEN');
     if (current.is_active && !next.isActive && (await countActiveBranches(q, ctx.pharmacyId)) <= 1) throw new AppError('LAST_BRANCH');
     if (patch.isDefault === true && !next.isActive) {

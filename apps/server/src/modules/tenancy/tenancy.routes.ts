@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ModuleRegistrar } from '../index.ts';
 import { AppError } from '../../platform/errors.ts';
 import { requireContext } from '../../platform/auth-plugin.ts';
-import { audit } from '../audit/audit.ts';
+import { audit } from '../audit/audit.service.ts';
 import { createBranch, listBranches, patchBranch, switchBranch } from './branches.service.ts';
 import { createPharmacy } from './pharmacy.service.ts';
 import { DEFAULT_THEME, themeSchema, type Theme } from './theme.ts';

@@ -5,7 +5,7 @@ import { holds, type RequestContext } from '../../platform/access.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import { hashSecret, newSecret } from '../../platform/tokens.ts';
-import { audit } from '../audit/audit.ts';
+import { audit } from '../audit/audit.service.ts';
 import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
 import { rehomeSessions } from '../tenancy/branches.service.ts';
 import {
@@ -113,7 +113,7 @@ export async function inviteMember(deps: Deps, ctx: RequestContext, input: Invit
   const email = input.email.trim().toLowerCase();
   assertCanGrant(ctx, input);
   const member = await deps.db.transaction({ pharmacyId: ctx.pharmacyId, userId: ctx.userId }, async (q) => {
-    await assertWithinPlanLimit(q, ctx.pharmacyId, 'users', 1, now);
+    await assertWithinPlanLimit(q, { pharmacyId: ctx.pharmacyId, now }, 'users', 1);
     await assertBranchesOfTenant(q, ctx.pharmacyId, input.allowedBranchIds);
     const existing = await findUserByEmail(q, email);
     if (existing && (await membershipExists(q, ctx.pharmacyId, existing.id))) {
@@ -196,7 +196,7 @@ export async function patchMember(db: Database, ctx: RequestContext, userId: str
       if (!holds(ctx, 'user:delete')) throw new AppError('FORBIDDEN');
     }
     // A member coming back takes a user place of the plan again.
-    if (patch.isActive === true && !before.isActive) await assertWithinPlanLimit(q, ctx.pharmacyId, 'users', 1, now);
+    if (patch.isActive === true && !before.isActive) await assertWithinPlanLimit(q, { pharmacyId: ctx.pharmacyId, now }, 'users', 1);
     await assertBranchesOfTenant(q, ctx.pharmacyId, patch.allowedBranchIds);
     if (patch.name !== undefined && patch.name !== before.name) {
       await q.query(`UPDATE users SET name = $2, updated_at = now() WHERE id = $1`, [userId, patch.name]);

@@ -10,7 +10,7 @@ export interface AuditContext {
  * Appends one row to the tenant's audit log in the caller's transaction, so the record exists exactly when
  * the change it describes commits.
  */
-export async function audit(
+export async function insertAuditRow(
   q: Queryable,
   ctx: AuditContext,
   action: string,
