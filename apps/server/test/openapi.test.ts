@@ -110,12 +110,12 @@ describe.each(testDatabaseKinds())('the OpenAPI document on %s', (kind) => {
       }
     }
     expect(problems).toEqual([]);
-    // Every write with input documents it (logout, lock and resend-invite take none).
+    // Every write with input documents it (logout, lock, resend-invite and job retry take none).
     const bodiless = apiRoutes(t.app)
       .filter((r) => ['POST', 'PUT', 'PATCH'].includes(r.method) && !r.hasBody)
       .map(routeName)
       .sort();
-    expect(bodiless).toEqual(['POST /api/auth/lock', 'POST /api/auth/logout', 'POST /api/users/:id/resend-invite'].sort());
+    expect(bodiless).toEqual(['POST /api/admin/jobs/:id/retry', 'POST /api/auth/lock', 'POST /api/auth/logout', 'POST /api/users/:id/resend-invite'].sort());
     // The import takes the CSV itself or JSON.
     expect(Object.keys(doc.paths['/api/products/import']!.post!.requestBody!.content!).sort()).toEqual(['application/json', 'text/csv']);
   });

@@ -1,6 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
+import { enqueueJob, JobRunner } from './jobs.ts';
 
 export interface EmailMessage {
   to: string;
@@ -10,9 +11,11 @@ export interface EmailMessage {
 }
 
 /**
- * Email through the outbox: enqueue() writes the message in the caller's transaction, so it is sent only if
- * the cause commits and is never lost if SMTP is down. The worker delivers over SMTP (SMTP_URL) with retries;
- * without SMTP the messages stay in the outbox and the dev mailbox page shows them.
+ * Email as background jobs of kind 'email' (platform/jobs.ts): enqueue() writes the job in the caller's
+ * transaction, so it is sent only if the cause commits and is never lost if SMTP is down. The job runner
+ * delivers over SMTP (SMTP_URL) with exponential back-off, on any number of server instances without sending
+ * twice; after 8 failed attempts the job is dead and shows on the operator's dashboard. Without SMTP no
+ * handler is registered: the jobs stay pending and the dev mailbox page shows them.
  */
 export interface Mailer {
   readonly smtpConfigured: boolean;
@@ -23,70 +26,45 @@ export interface Mailer {
   stop(): Promise<void>;
 }
 
-interface OutboxRow {
-  id: string;
-  payload: EmailMessage;
-  attempts: number;
+export const EMAIL_JOB_KIND = 'email';
+const EMAIL_MAX_ATTEMPTS = 8;
+
+function asEmail(payload: unknown): EmailMessage {
+  const p = payload as Partial<EmailMessage> | null;
+  if (!p || typeof p.to !== 'string' || typeof p.subject !== 'string' || typeof p.text !== 'string') {
+    throw new Error('The job payload is not an email (to, subject and text are required).');
+  }
+  return { to: p.to, subject: p.subject, text: p.text, ...(typeof p.html === 'string' ? { html: p.html } : {}) };
 }
 
-const MAX_ATTEMPTS = 8;
-
-export function createMailer({ db, config }: { db: Database; config: Config }): Mailer {
+/**
+ * The mailer. It registers the 'email' handler on the given job runner (the one the server runs for every
+ * kind), or on a runner of its own that it starts and stops.
+ */
+export function createMailer({ db, config, runner }: { db: Database; config: Config; runner?: JobRunner }): Mailer {
   const transport: Transporter | null = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null;
-  let timer: NodeJS.Timeout | null = null;
-  let flushing: Promise<number> | null = null;
-
-  async function sendDue(): Promise<number> {
-    if (!transport) return 0;
-    const due = await db.owner.query<OutboxRow>(
-      `SELECT id, payload, attempts FROM outbox
-        WHERE kind = 'email' AND sent_at IS NULL AND next_attempt_at <= now() AND attempts < $1
-        ORDER BY created_at LIMIT 20`,
-      [MAX_ATTEMPTS],
-    );
-    let sent = 0;
-    for (const row of due) {
-      try {
-        await transport.sendMail({ from: config.mailFrom, ...row.payload });
-        await db.owner.query(`UPDATE outbox SET sent_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = $1`, [row.id]);
-        sent += 1;
-      } catch (error) {
-        // Exponential back-off: 2, 4, 8 ... seconds.
-        await db.owner.query(
-          `UPDATE outbox SET attempts = attempts + 1, last_error = $2,
-                  next_attempt_at = now() + make_interval(secs => power(2, attempts + 1))
-            WHERE id = $1`,
-          [row.id, (error as Error).message.slice(0, 500)],
-        );
-      }
-    }
-    return sent;
+  const jobs = runner ?? new JobRunner({ db });
+  const ownsRunner = !runner;
+  if (transport) {
+    jobs.register(EMAIL_JOB_KIND, async (job) => {
+      await transport.sendMail({ from: config.mailFrom, ...asEmail(job.payload) });
+    });
   }
 
-  const mailer: Mailer = {
+  return {
     smtpConfigured: transport !== null,
     async enqueue(q, message, pharmacyId = null) {
-      await q.query(`INSERT INTO outbox (pharmacy_id, kind, payload) VALUES ($1, 'email', $2)`, [pharmacyId, JSON.stringify(message)]);
+      await enqueueJob(q, { kind: EMAIL_JOB_KIND, payload: message, pharmacyId, maxAttempts: EMAIL_MAX_ATTEMPTS });
     },
     async flush() {
-      // One flush at a time; a caller arriving meanwhile waits for it and then sends what is still due.
-      while (flushing) await flushing;
-      flushing = sendDue().finally(() => {
-        flushing = null;
-      });
-      return flushing;
+      return transport ? jobs.runDue() : 0;
     },
     start(intervalMs = 2000) {
-      if (timer || !transport) return;
-      timer = setInterval(() => void mailer.flush().catch(() => undefined), intervalMs);
-      timer.unref();
+      if (ownsRunner && transport) jobs.start(intervalMs);
     },
     async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      if (flushing) await flushing.catch(() => undefined);
+      if (ownsRunner) await jobs.stop();
       transport?.close();
     },
   };
-  return mailer;
 }
