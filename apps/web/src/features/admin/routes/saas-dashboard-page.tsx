@@ -11,6 +11,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { ErrorState } from '@/components/ui/error-state';
 import { LoadingState } from '@/components/ui/loading-state';
 import { Table, TBody, THead, Td, Th, Tr } from '@/components/ui/table';
+import { BackgroundJobsCard } from '@/features/admin/components/background-jobs-card';
 
 /** One pharmacy as GET /api/admin/pharmacies lists it (fields the dashboard reads; others are ignored). */
 export interface AdminPharmacy {
@@ -93,6 +94,7 @@ export default function SaasDashboardPage() {
           )}
         </>
       )}
+      <BackgroundJobsCard />
     </div>
   );
 }
