@@ -61,12 +61,42 @@ export interface Database {
   close(): Promise<void>;
 }
 
-async function beginScope(q: Queryable, scope: TransactionScope): Promise<void> {
-  await q.query(`SET LOCAL ROLE ${APP_ROLE}`);
-  await q.query(`SELECT set_config('app.pharmacy_id', $1, true), set_config('app.user_id', $2, true)`, [
-    scope.pharmacyId ?? '',
-    scope.userId ?? '',
-  ]);
+/** Tasks to run at the end of a transaction, right before COMMIT, keyed so each runs once per transaction. */
+const commitTasks = new WeakMap<Queryable, Map<string, () => Promise<void>>>();
+
+/**
+ * Runs `task` once at the end of the transaction q belongs to, right before COMMIT (after the use case's work), and
+ * never if the work fails. Registering the same key again replaces nothing: the first task of a key runs. The ledger
+ * uses it to send a transaction's live stock events in one NOTIFY, however many changes it made.
+ */
+export function beforeCommit(q: Queryable, key: string, task: () => Promise<void>): void {
+  const tasks = commitTasks.get(q);
+  if (!tasks) throw new Error('beforeCommit: not inside Database.transaction');
+  if (!tasks.has(key)) tasks.set(key, task);
+}
+
+async function runCommitTasks(q: Queryable): Promise<void> {
+  const tasks = commitTasks.get(q);
+  if (!tasks) return;
+  // A task may register another (rare): run until none is left.
+  while (tasks.size > 0) {
+    const [key, task] = tasks.entries().next().value as [string, () => Promise<void>];
+    tasks.delete(key);
+    await task();
+  }
+}
+
+/** A literal for a simple-protocol statement: pharmacy ids and user ids are checked, the quote doubled anyway. */
+function literal(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+/**
+ * The statement that starts a request transaction: the application role and the tenant and user, as one statement
+ * (set_config('role', ...) is SET LOCAL ROLE), so a transaction pays one round trip before its own work.
+ */
+function scopeStatement(scope: TransactionScope): string {
+  return `SELECT set_config('role', '${APP_ROLE}', true), set_config('app.pharmacy_id', ${literal(scope.pharmacyId ?? '')}, true), set_config('app.user_id', ${literal(scope.userId ?? '')}, true)`;
 }
 
 /** Embedded PostgreSQL (PGlite): a directory on disk, or memory when dataDir is undefined; loadDataDir starts it from a dumpDataDir() tarball (tests). */
@@ -92,8 +122,11 @@ export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<
             return result.rows;
           },
         };
-        await beginScope(q, scope);
-        return work(q);
+        commitTasks.set(q, new Map());
+        await tx.query(scopeStatement(scope));
+        const value = await work(q);
+        await runCommitTasks(q);
+        return value;
       });
     },
     async listen(channel, listener) {
@@ -178,10 +211,12 @@ export async function openPostgres(connectionString: string, options: { max?: nu
           return result.rows as T[];
         },
       };
+      commitTasks.set(q, new Map());
       try {
-        await client.query('BEGIN');
-        await beginScope(q, scope);
+        // BEGIN and the scope in one simple-protocol round trip.
+        await client.query(`BEGIN; ${scopeStatement(scope)}`);
         const value = await work(q);
+        await runCommitTasks(q);
         await client.query('COMMIT');
         return value;
       } catch (error) {
