@@ -22,7 +22,12 @@ export const routeName = (r: Pick<RouteInfo, 'method' | 'url'>) => `${r.method} 
 
 /** The error format of ARCHITECTURE section 6, and nothing else at the top level. */
 export const errorBodySchema = z.strictObject({
-  error: z.strictObject({ code: z.string().regex(/^[A-Z][A-Z0-9_]*$/), message: z.string().min(1), details: z.unknown().optional() }),
+  error: z.strictObject({
+    code: z.string().regex(/^[A-Z][A-Z0-9_]*$/),
+    message: z.string().min(1),
+    values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+    details: z.unknown().optional(),
+  }),
 });
 
 /** Asserts the response is an error in the section 6 format with that status and code; returns its message. */
