@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -17,7 +17,8 @@ import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { RouteAccessConfig } from './platform/access.ts';
 import { authPlugin } from './platform/auth-plugin.ts';
-import { registerErrorHandler, registerNotFound } from './platform/errors.ts';
+import { ERRORS } from '@pharmapoint/domain/errors';
+import { errorBody, registerErrorHandler, registerNotFound } from './platform/errors.ts';
 import { createMailer, type Mailer } from './platform/mailer.ts';
 import { modules } from './modules/index.ts';
 import type { App, AppDeps } from './platform/module.ts';
@@ -55,8 +56,15 @@ export async function buildApp(options: { db: Database; config: Config; mailer?:
   const app = Fastify({
     logger: options.logger ? { level: config.logLevel } : false,
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     ajv: { customOptions: { removeAdditional: false } },
+    // Errors the router raises before any route runs (a path parameter over maxParamLength, a malformed URL):
+    // answered in the app's error format. A parameter too long to be any id names nothing: 404.
+    frameworkErrors: (error, _request, raw) => {
+      const reply = raw as unknown as FastifyReply;
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      void reply.status(tooLong ? 404 : 400).send(errorBody(tooLong ? 'NOT_FOUND' : 'VALIDATION_FAILED', tooLong ? ERRORS.NOT_FOUND.message : ERRORS.VALIDATION_FAILED.message));
+    },
   }).withTypeProvider<ZodTypeProvider>();
   // The API documentation pages (Swagger UI, registered by its plugin) are public, as the document they show.
   app.addHook('onRoute', (route) => {
