@@ -23,6 +23,7 @@ import { createMailer, type Mailer } from './platform/mailer.ts';
 import { modules } from './modules/index.ts';
 import type { App, AppDeps } from './platform/module.ts';
 import { transactionPlugin } from './platform/transaction.ts';
+import { registerInputGuard } from './platform/input-guard.ts';
 
 export type { App, AppDeps };
 
@@ -83,6 +84,7 @@ export async function buildApp(options: { db: Database; config: Config; mailer?:
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerInputGuard(app);
 
   await app.register(cookie);
   await app.register(helmet, {
