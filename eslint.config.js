@@ -24,6 +24,42 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   {
+    // Server modules (docs/architecture.md, "How to add a module"): a module is routes -> service -> repository.
+    // Other modules are reached through their services, never their repositories, and the app is not imported back.
+    files: ['apps/server/src/modules/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!\\.)[^/]+/[^/]+\\.repository(\\.ts)?$',
+              message: "Call the other module's service, never its repository (issue 6: modules meet at their services).",
+            },
+            { regex: '^(\\.\\./)+app(\\.ts)?$', message: 'Modules get their dependencies from platform/module.ts (AppDeps), not from the app.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Only repositories hold SQL: a route or a service that sends a query is a layer skipped.
+    files: ['apps/server/src/modules/**/*.routes.ts', 'apps/server/src/modules/**/*.service.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='query']",
+          message: 'SQL belongs in the module repository: call a repository function from the service.',
+        },
+        {
+          selector: "CallExpression[callee.property.name='transaction']",
+          message: 'Use cases never open transactions: the route opens one with app.inTenant / app.inUser.',
+        },
+      ],
+    },
+  },
+  {
     // The domain package is pure: no I/O, no framework, nothing of ours (STYLE.md, "Shape").
     files: ['packages/domain/**/*.ts'],
     rules: {
