@@ -42,7 +42,7 @@ export interface StockPharmacy {
 
 /**
  * A pharmacy for the import, export and events tests, inserted directly: branches, the default categories in
- * its settings, a subscription of the plan (trial: 50 products) and one member per role.
+ * its settings, a running subscription of the plan (trial: 50 products) and one member per role.
  */
 export async function stockPharmacy(
   db: Database,
@@ -61,10 +61,19 @@ export async function stockPharmacy(
     JSON.stringify({ categories: ['Medicine', 'Equipment', 'Supplies', 'Cosmetics', 'Supplements'] }),
   ]);
   const trial = options.plan === 'trial';
+  // A running subscription (a trial with days left, or a licence with hosting paid): writes check it is active.
   await db.owner.query(
-    `INSERT INTO subscriptions (pharmacy_id, plan_id, status, max_products, max_transactions, max_users, max_branches)
-     VALUES ($1, $2, $3, $4, $4, $5, $5)`,
-    [id, trial ? 'trial' : 'standard', trial ? 'trial' : 'active', trial ? 50 : -1, trial ? 1 : -1],
+    `INSERT INTO subscriptions (pharmacy_id, plan_id, status, max_products, max_transactions, max_users, max_branches, trial_end_date, hosting_paid_until)
+     VALUES ($1, $2, $3, $4, $4, $5, $5, $6, $7)`,
+    [
+      id,
+      trial ? 'trial' : 'standard',
+      trial ? 'trial' : 'active',
+      trial ? 50 : -1,
+      trial ? 1 : -1,
+      trial ? new Date(Date.now() + 14 * 86_400_000) : null,
+      trial ? null : new Date(Date.now() + 365 * 86_400_000),
+    ],
   );
   const users: Record<string, string> = {};
   for (const role of roles) {

@@ -91,35 +91,75 @@ export const importMappingSchema = z.partialRecord(z.enum(IMPORT_FIELDS), z.stri
 export type ImportMapping = z.infer<typeof importMappingSchema>;
 
 /** One row's problem, with the row number as in the file (the header is row 1). */
-export interface ImportRowError {
-  row: number;
-  field: string;
-  message: string;
-}
+export const importRowErrorSchema = z.object({
+  row: z.number().int(),
+  field: z.string(),
+  message: z.string(),
+});
+export type ImportRowError = z.infer<typeof importRowErrorSchema>;
 
 /** The answer of POST /api/products/import (also the last NDJSON line when progress is streamed). */
-export interface ImportResult {
+export const importResultSchema = z.object({
   /** Rows written (or, in a dry run, that would be). */
-  imported: number;
+  imported: z.number().int(),
   /** Rows not written. */
-  skipped: number;
-  errors: ImportRowError[];
+  skipped: z.number().int(),
+  errors: z.array(importRowErrorSchema),
   /** Data rows in the file (blank lines not counted). */
-  total: number;
+  total: z.number().int(),
   /** New products created (or that would be). */
-  productsCreated: number;
-  mode: ImportMode;
-  dryRun: boolean;
-}
+  productsCreated: z.number().int(),
+  mode: z.enum(IMPORT_MODES),
+  dryRun: z.boolean(),
+});
+export type ImportResult = z.infer<typeof importResultSchema>;
 
 /** A progress line of the NDJSON stream (Accept: application/x-ndjson). */
-export interface ImportProgress {
-  type: 'progress';
-  phase: 'validating' | 'writing' | 'done';
+export const importProgressSchema = z.object({
+  type: z.literal('progress'),
+  phase: z.enum(['validating', 'writing', 'done']),
   /** Rows processed so far in this phase, of total. */
-  done: number;
-  total: number;
-}
+  done: z.number().int(),
+  total: z.number().int(),
+});
+export type ImportProgress = z.infer<typeof importProgressSchema>;
+
+/**
+ * POST /api/products/import query: mode, dry run, and the column mapping as a JSON object of field to CSV header
+ * (e.g. {"name":"Product","openingQuantity":"Qty"}); without one the mapping is automatic.
+ */
+export const importQuerySchema = z.strictObject({
+  mode: z.enum(IMPORT_MODES).default('all-or-nothing'),
+  dryRun: z.enum(['true', 'false']).default('false'),
+  mapping: z.string().max(10_000).optional(),
+});
+export type ImportQueryInput = z.input<typeof importQuerySchema>;
+
+/** The import as JSON: the file's text and, optionally, the mapping (which wins over the query's). */
+export const importJsonBodySchema = z.strictObject({
+  csv: z.string(),
+  mapping: importMappingSchema.optional(),
+});
+
+/** POST /api/products/import body: the file itself (text/csv), or JSON { csv, mapping? }. */
+export const importBodySchema = z.union([z.string().describe('The CSV file'), importJsonBodySchema]);
+
+/**
+ * GET /api/products/export query: the filters of the product list. branchId is a branch, or 'all' for one line
+ * per product and branch; default the session's branch (else all).
+ */
+export const exportQuerySchema = z.strictObject({
+  q: z.string().max(200).optional(),
+  category: z.string().max(60).optional(),
+  status: z.enum(['out', 'low', 'good']).optional(),
+  branchId: z.union([z.uuid(), z.literal('all')]).optional(),
+  active: z.enum(['true', 'false']).optional(),
+  dda: z.enum(['true', 'false']).optional(),
+});
+export type ExportQuery = z.infer<typeof exportQuerySchema>;
+
+/** The answer of the template and the export: a CSV file (text/csv, UTF-8). */
+export const csvFileSchema = z.string().describe('A CSV file (RFC 4180, UTF-8)');
 
 const normalise = (header: string) => header.toLowerCase().replace(/[^a-z0-9]/g, '');
 

@@ -318,6 +318,7 @@ export const updateProductSchema = z.strictObject({
   priceChangeReason: optionalText(200),
 });
 export type UpdateProductInput = z.input<typeof updateProductSchema>;
+export type UpdateProduct = z.output<typeof updateProductSchema>;
 
 /** The fields of a product write that need product:manage_price. */
 export const PRICE_FIELDS = ['sellingPriceCents', 'purchasePriceCents', 'minMarginBasisPoints'] as const;
@@ -329,6 +330,11 @@ export function touchesPrices(input: Partial<Record<(typeof PRICE_FIELDS)[number
 
 /** ?branchId= of the per-branch routes. */
 export const branchQuerySchema = z.strictObject({ branchId: z.uuid().optional() });
+
+/** :id of /api/products/:id and the routes below it. */
+export const productIdParamsSchema = z.strictObject({ id: z.uuid() });
+/** :id and :branchId of PUT /api/products/:id/branches/:branchId. */
+export const productBranchParamsSchema = z.strictObject({ id: z.uuid(), branchId: z.uuid() });
 
 /**
  * POST /api/products/:id/batches (inventory:update): opening stock received into a batch (movement kind
@@ -346,11 +352,13 @@ export const receiveBatchSchema = z.strictObject({
 });
 export type ReceiveBatchInput = z.infer<typeof receiveBatchSchema>;
 
+/** POST /api/products/:id/batches response: the batch, and the branch's sellable and reserved pieces after. */
 export const receiveBatchResponseSchema = z.object({
   batch: batchSchema,
   quantity: z.number().int(),
   reservedQuantity: z.number().int(),
 });
+export type ReceiveBatchResponse = z.infer<typeof receiveBatchResponseSchema>;
 
 // ------------------------------------------------------------------------------------------- history
 
@@ -381,6 +389,7 @@ export const movementListQuerySchema = z.strictObject({
   offset: z.coerce.number().int().min(0).default(0),
 });
 export type MovementListQueryInput = z.input<typeof movementListQuerySchema>;
+export type MovementListQuery = z.output<typeof movementListQuerySchema>;
 
 /** One ledger row. delta changes the on-hand total (quantity + reserved); quantityAfter is that total after it. */
 export const movementSchema = z.object({

@@ -1,48 +1,42 @@
 import type { NormalizedImportRow } from '@pharmapoint/domain/product-import';
 import type { Queryable } from '../../db/database.ts';
-import { AppError } from '../../platform/errors.ts';
 
-export interface ImportContext {
-  branches: { id: string; name: string; isDefault: boolean }[];
-  /** The pharmacy's product categories (settings); empty when none are configured. */
-  categories: string[];
-  /** Lower-cased SKUs of the file that already exist. */
-  existingSkus: Set<string>;
+/** The import's SQL: what validation needs to know, and the set-based writes of an import. */
+
+export interface ImportBranch {
+  id: string;
+  name: string;
+  isDefault: boolean;
 }
 
-/** What an import needs to know before validating: branches, categories and which SKUs exist. */
-export async function loadImportContext(q: Queryable, pharmacyId: string, skus: readonly string[]): Promise<ImportContext> {
-  const branches = await q.query<{ id: string; name: string; is_default: boolean }>(
+/** The pharmacy's active branches, the default first. */
+export async function activeBranches(q: Queryable, pharmacyId: string): Promise<ImportBranch[]> {
+  const rows = await q.query<{ id: string; name: string; is_default: boolean }>(
     `SELECT id, name, is_default FROM branches WHERE pharmacy_id = $1 AND is_active ORDER BY is_default DESC, name`,
     [pharmacyId],
   );
-  const [settings] = await q.query<{ categories: unknown }>(`SELECT document->'categories' AS categories FROM settings WHERE pharmacy_id = $1`, [
-    pharmacyId,
-  ]);
-  const categories = Array.isArray(settings?.categories) ? settings.categories.filter((c): c is string => typeof c === 'string' && c.trim() !== '') : [];
-  const existing = skus.length
-    ? await q.query<{ sku: string }>(`SELECT lower(sku) AS sku FROM products WHERE pharmacy_id = $1 AND lower(sku) = ANY($2::text[])`, [
-        pharmacyId,
-        skus.map((s) => s.toLowerCase()),
-      ])
-    : [];
-  return {
-    branches: branches.map((b) => ({ id: b.id, name: b.name, isDefault: b.is_default })),
-    categories,
-    existingSkus: new Set(existing.map((r) => r.sku)),
-  };
+  return rows.map((b) => ({ id: b.id, name: b.name, isDefault: b.is_default }));
 }
 
-/** Refuses an import that would take the pharmacy over its plan's product limit (402 LIMIT_EXCEEDED). */
-export async function checkProductLimit(q: Queryable, pharmacyId: string, adding: number, _now: Date): Promise<void> {
-  const [plan] = await q.query<{ max_products: number }>(`SELECT max_products FROM subscriptions WHERE pharmacy_id = $1`, [pharmacyId]);
-  if (!plan || plan.max_products < 0) return;
-  const [{ count }] = (await q.query<{ count: number }>(`SELECT count(*)::int AS count FROM products WHERE pharmacy_id = $1`, [pharmacyId])) as [
-    { count: number },
-  ];
-  if (count + adding > plan.max_products) {
-    throw new AppError('LIMIT_EXCEEDED', { values: { limit: plan.max_products, usage: count }, details: { adding } });
-  }
+/** Which of these SKUs products of the pharmacy already have, lower-cased. */
+export async function existingSkus(q: Queryable, pharmacyId: string, skus: readonly string[]): Promise<Set<string>> {
+  if (skus.length === 0) return new Set();
+  const rows = await q.query<{ sku: string }>(`SELECT lower(sku) AS sku FROM products WHERE pharmacy_id = $1 AND lower(sku) = ANY($2::text[])`, [
+    pharmacyId,
+    skus.map((s) => s.toLowerCase()),
+  ]);
+  return new Set(rows.map((r) => r.sku));
+}
+
+/**
+ * Runs work inside a savepoint and rolls back what it wrote, keeping its answer (or its error): a dry run checks
+ * the plan limit exactly as the import would, without keeping the places the check takes.
+ */
+export async function thenRolledBack<T>(q: Queryable, work: () => Promise<T>): Promise<T> {
+  await q.query('SAVEPOINT import_dry_run');
+  const result = await work();
+  await q.query('ROLLBACK TO SAVEPOINT import_dry_run');
+  return result;
 }
 
 export interface ImportProduct {

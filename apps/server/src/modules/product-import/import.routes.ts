@@ -1,26 +1,29 @@
-import { z } from 'zod';
+import { Readable } from 'node:stream';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { IMPORT_MODES, IMPORT_TEMPLATE_CSV, importMappingSchema, type ImportMapping } from '@pharmapoint/domain/product-import';
-import type { ModuleRegistrar } from '../index.ts';
-import { requireContext } from '../../platform/auth-plugin.ts';
+import {
+  csvFileSchema,
+  exportQuerySchema,
+  IMPORT_TEMPLATE_CSV,
+  importBodySchema,
+  importJsonBodySchema,
+  importMappingSchema,
+  importQuerySchema,
+  importResultSchema,
+  type ImportMapping,
+  type ImportProgress,
+} from '@pharmapoint/domain/product-import';
+import type { ModuleRegistrar } from '../../platform/module.ts';
 import { AppError } from '../../platform/errors.ts';
-import { importProducts, notCsv } from './import.service.ts';
-import { exportQuerySchema, streamProductsCsv } from './export.service.ts';
+import { exportCsvPage, planExport } from './export.service.ts';
+import type { ExportCursor } from './export.repository.ts';
+import { importProducts, notCsv, parseImport } from './import.service.ts';
 
 /** Largest import body: 10,000 rows of a full template are about 2 MB; leave room for 50,000. */
 export const IMPORT_BODY_LIMIT = 20 * 1024 * 1024;
 
-const importQuery = z.strictObject({
-  mode: z.enum(IMPORT_MODES).default('all-or-nothing'),
-  dryRun: z.enum(['true', 'false']).default('false'),
-  /** JSON object: field → CSV header, e.g. {"name":"Product","openingQuantity":"Qty"}. Default: automatic. */
-  mapping: z.string().max(10_000).optional(),
-});
-
-const importJsonBody = z.strictObject({
-  csv: z.string(),
-  mapping: importMappingSchema.optional(),
-});
+const tags = ['products'];
+/** A CSV answer, documented as text/csv (the serializer leaves text with a non-JSON content type as it is). */
+const csvResponse = { 200: { description: 'A CSV file', content: { 'text/csv': { schema: csvFileSchema } } } };
 
 function parseMapping(text: string | undefined): ImportMapping | undefined {
   if (text === undefined || text === '') return undefined;
@@ -40,11 +43,12 @@ function parseMapping(text: string | undefined): ImportMapping | undefined {
  * - POST /api/products/import?mode=all-or-nothing|valid-only&dryRun=true|false&mapping={json}
  *   body: the CSV as text/csv, or JSON { csv, mapping? }. Answers ImportResult as JSON; with
  *   `Accept: application/x-ndjson` it streams progress lines, then one { type: 'result', ...ImportResult }
- *   line (or { type: 'error', error } if the import failed after the stream began).
+ *   line (or { type: 'error', error } if the import failed after the stream began). Honours Idempotency-Key
+ *   (a replayed import answers its stored result as JSON).
  * - GET /api/products/import/template: the CSV template.
  * - GET /api/products/export: the product list as CSV, streamed (filters as the product list).
  */
-export const registerProductImport: ModuleRegistrar = async (app, { db }) => {
+export const registerProductImport: ModuleRegistrar = async (app) => {
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
     scope.addContentTypeParser(['text/csv', 'text/plain', 'application/csv'], { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT }, (_request, body, done) =>
@@ -55,49 +59,50 @@ export const registerProductImport: ModuleRegistrar = async (app, { db }) => {
       '/api/products/import',
       {
         bodyLimit: IMPORT_BODY_LIMIT,
-        config: { access: { permission: 'product:create' } },
+        config: { access: { permission: 'product:create' }, idempotent: true },
         schema: {
-          tags: ['products'],
+          tags,
           summary: 'Import products from CSV (dry run, all-or-nothing or valid rows only)',
-          querystring: importQuery,
+          querystring: importQuerySchema,
           // The file as text/csv, or JSON { csv, mapping? }.
           consumes: ['text/csv', 'application/json'],
-          body: z.union([z.string().describe('The CSV file'), importJsonBody]),
+          body: importBodySchema,
+          response: { 200: importResultSchema },
         },
       },
       async (request, reply) => {
-        const ctx = requireContext(request);
         let csv: string;
         let mapping = parseMapping(request.query.mapping);
         if (typeof request.body === 'string') {
           csv = request.body;
         } else {
-          const parsed = importJsonBody.safeParse(request.body);
+          const parsed = importJsonBodySchema.safeParse(request.body);
           if (!parsed.success) throw notCsv();
           csv = parsed.data.csv;
           mapping = parsed.data.mapping ?? mapping;
         }
+        // The file is read before the transaction opens; validation and the writes run in one transaction.
+        const input = parseImport({ csv, mapping, mode: request.query.mode, dryRun: request.query.dryRun === 'true' });
         const wantsStream = (request.headers.accept ?? '').includes('application/x-ndjson');
         let streaming = false;
         const line = (value: unknown) => reply.raw.write(`${JSON.stringify(value)}\n`);
-        const input = { csv, mapping, mode: request.query.mode, dryRun: request.query.dryRun === 'true' };
+        const onProgress = (progress: ImportProgress) => {
+          if (!wantsStream) return;
+          if (!streaming) {
+            streaming = true;
+            reply.hijack();
+            reply.raw.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+          }
+          line(progress);
+        };
         try {
-          const result = await importProducts(db, ctx, input, (progress) => {
-            if (!wantsStream) return;
-            if (!streaming) {
-              streaming = true;
-              reply.hijack();
-              reply.raw.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-            }
-            line(progress);
-          });
+          const result = await app.inTenant(request, reply, (q, ctx) => importProducts(q, ctx, input, onProgress));
           if (!streaming) return result;
           reply.raw.end(`${JSON.stringify({ type: 'result', ...result })}\n`);
         } catch (error) {
           if (!streaming) throw error;
-          const body = error instanceof AppError
-            ? { code: error.code, message: error.message, details: error.details }
-            : { code: 'INTERNAL', message: 'An unexpected error occurred.' };
+          const body =
+            error instanceof AppError ? { code: error.code, message: error.message, details: error.details } : { code: 'INTERNAL', message: 'An unexpected error occurred.' };
           if (!(error instanceof AppError)) request.log.error({ err: error }, 'import failed');
           reply.raw.end(`${JSON.stringify({ type: 'error', error: body })}\n`);
         }
@@ -109,7 +114,7 @@ export const registerProductImport: ModuleRegistrar = async (app, { db }) => {
       '/api/products/import/template',
       {
         config: { access: { permission: 'product:create' } },
-        schema: { tags: ['products'], summary: 'The CSV template for product import' },
+        schema: { tags, summary: 'The CSV template for product import', response: csvResponse },
       },
       async (_request, reply) =>
         reply
@@ -122,11 +127,27 @@ export const registerProductImport: ModuleRegistrar = async (app, { db }) => {
       '/api/products/export',
       {
         config: { access: { anyOf: ['product:read', 'product:export'] } },
-        schema: { tags: ['products'], summary: 'The product list as CSV (same filters as GET /api/products)', querystring: exportQuerySchema },
+        schema: { tags, summary: 'The product list as CSV (same filters as GET /api/products)', querystring: exportQuerySchema, response: csvResponse },
       },
       async (request, reply) => {
-        const ctx = requireContext(request);
-        return streamProductsCsv(db, ctx, request.query, reply);
+        const plan = await app.inTenant(request, reply, (q, ctx) => planExport(q, ctx, request.query));
+        // Each page is read in a short transaction of its own while the client downloads, so a slow download
+        // never holds a database connection (PGlite has only one).
+        async function* lines(): AsyncGenerator<string> {
+          yield plan.header;
+          let after: ExportCursor | null = null;
+          do {
+            const page: { text: string; next: ExportCursor | null } = await app.inTenant(request, reply, (q, ctx) => exportCsvPage(q, ctx, plan, after));
+            if (page.text) yield page.text;
+            after = page.next;
+          } while (after);
+        }
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${plan.fileName}"`)
+          .header('cache-control', 'no-store')
+          // A stream is sent as it is (the CSV schema above documents it; the typed reply expects the text).
+          .send(Readable.from(lines()) as unknown as string);
       },
     );
   });

@@ -8,18 +8,43 @@ import {
   type ImportRowError,
   type NormalizedImportRow,
 } from '@pharmapoint/domain/product-import';
-import type { Database } from '../../db/database.ts';
-import type { RequestContext } from '../../platform/access.ts';
-import { AppError } from '../../platform/errors.ts';
+import type { Queryable } from '../../db/database.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { AppError, isDatabaseError } from '../../platform/errors.ts';
 import { notifyProductsChanged } from '../../platform/events.ts';
-import { parseImportCsv } from './import.csv.ts';
-import { checkProductLimit, insertImport, loadImportContext, type ImportBatch, type ImportBranchProduct, type ImportProduct } from './import.repository.ts';
+import { stockSettings } from '../stock/stock.service.ts';
+import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
+import { parseImportCsv, type ParsedCsv } from './import.csv.ts';
+import {
+  activeBranches,
+  existingSkus,
+  insertImport,
+  thenRolledBack,
+  type ImportBatch,
+  type ImportBranchProduct,
+  type ImportProduct,
+} from './import.repository.ts';
 
 export interface ImportRequest {
   csv: string;
   mapping?: ImportMapping;
   mode: ImportMode;
   dryRun: boolean;
+}
+
+/** An import whose file has been read: the parsed records, the mode and whether it is a dry run. */
+export interface ParsedImport {
+  parsed: ParsedCsv;
+  mode: ImportMode;
+  dryRun: boolean;
+}
+
+/**
+ * Reads the file of an import (400 when it is not CSV or its mapping names a missing column). Pure: the route
+ * calls it before the transaction opens, so a large file is parsed without holding a database connection.
+ */
+export function parseImport(request: ImportRequest): ParsedImport {
+  return { parsed: parseImportCsv(request.csv, request.mapping), mode: request.mode, dryRun: request.dryRun };
 }
 
 /** Rows per multi-row INSERT and per progress report. */
@@ -32,23 +57,24 @@ interface ProductGroup {
 }
 
 /**
- * Validates and imports a CSV of products (see POST /api/products/import). Parsing and validation happen
- * before any write; then, unless it is a dry run, every accepted row is written in ONE transaction with
- * set-based INSERTs (products, branch prices and stock, batches and their 'import' ledger movements), so a
- * failure leaves nothing, and 10,000 rows take seconds. onProgress is called as phases advance.
+ * Validates and imports a parsed CSV of products (see POST /api/products/import), in the caller's transaction.
+ * Validation happens before any write; then, unless it is a dry run, every accepted row is written with
+ * set-based INSERTs (products, branch prices and stock, batches and their 'import' ledger movements, a chunk of
+ * rows per statement), so a failure leaves nothing when the transaction rolls back, and 10,000 rows take
+ * seconds. onProgress is called as phases advance.
  */
 export async function importProducts(
-  db: Database,
+  q: Queryable,
   ctx: RequestContext,
-  request: ImportRequest,
+  request: ParsedImport,
   onProgress: (progress: ImportProgress) => void = () => undefined,
-  now: Date = new Date(),
 ): Promise<ImportResult> {
-  const parsed = parseImportCsv(request.csv, request.mapping);
+  const { parsed } = request;
   const total = parsed.records.length;
-  const scope = { pharmacyId: ctx.pharmacyId, userId: ctx.userId };
   const skus = [...new Set(parsed.records.map((r) => r.values.sku?.trim()).filter((s): s is string => !!s))];
-  const context = await db.transaction(scope, (q) => loadImportContext(q, ctx.pharmacyId, skus));
+  const branches = await activeBranches(q, ctx.pharmacyId);
+  const { categories } = await stockSettings(q, ctx);
+  const context = { branches, categories, existingSkus: await existingSkus(q, ctx.pharmacyId, skus) };
   const branchByName = new Map(context.branches.map((b) => [b.name.toLowerCase(), b.id] as const));
   const defaultBranchId = ctx.branchId ?? context.branches.find((b) => b.isDefault)?.id ?? context.branches[0]?.id ?? null;
 
@@ -104,7 +130,8 @@ export async function importProducts(
   if (accepted.length === 0) return { ...result, imported: 0 };
 
   if (request.dryRun) {
-    await db.transaction(scope, (q) => checkProductLimit(q, ctx.pharmacyId, groups.size, now));
+    // The limit as the import would meet it; the places the check takes are given back.
+    await thenRolledBack(q, () => assertWithinPlanLimit(q, ctx, 'products', groups.size));
     return result;
   }
 
@@ -146,20 +173,19 @@ export async function importProducts(
   const totalWrites = products.length + branchProducts.size + batches.length;
   let written = 0;
   onProgress({ type: 'progress', phase: 'writing', done: 0, total: accepted.length });
-  await db.transaction(scope, async (q) => {
-    // Checked again inside the writing transaction, against what other imports may have added meanwhile.
-    await checkProductLimit(q, ctx.pharmacyId, groups.size, now);
-    await insertImport(q, ctx, { importId, products, branchProducts: [...branchProducts.values()], batches, now }, IMPORT_CHUNK, (n) => {
+  await assertWithinPlanLimit(q, ctx, 'products', groups.size);
+  try {
+    await insertImport(q, ctx, { importId, products, branchProducts: [...branchProducts.values()], batches, now: ctx.now }, IMPORT_CHUNK, (n) => {
       written += n;
       onProgress({ type: 'progress', phase: 'writing', done: Math.round((written / totalWrites) * accepted.length), total: accepted.length });
     });
-    const branchIds = [...new Set([...branchProducts.values()].map((bp) => bp.branchId))];
-    await notifyProductsChanged(q, ctx.pharmacyId, { reason: 'Import', count: products.length, branchIds, at: now });
-  }).catch((error: unknown) => {
-    // Another request created one of these SKUs after validation: nothing was written; the file can be sent again.
-    if ((error as { code?: string }).code === '23505') throw new AppError('CONFLICT', { details: { reason: 'A product of the file was created meanwhile.' } });
+  } catch (error) {
+    // Another request created one of these SKUs after validation: nothing is kept; the file can be sent again.
+    if (isDatabaseError(error) && error.code === '23505') throw new AppError('CONFLICT', { details: { reason: 'A product of the file was created meanwhile.' } });
     throw error;
-  });
+  }
+  const branchIds = [...new Set([...branchProducts.values()].map((bp) => bp.branchId))];
+  await notifyProductsChanged(q, ctx.pharmacyId, { reason: 'Import', count: products.length, branchIds, at: ctx.now });
   onProgress({ type: 'progress', phase: 'done', done: accepted.length, total: accepted.length });
   return result;
 }

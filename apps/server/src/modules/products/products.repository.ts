@@ -14,9 +14,13 @@ import {
 import { DEFAULT_LOW_STOCK_THRESHOLD } from '@pharmapoint/domain/stock-status';
 import { daysBetween, isExpired } from '@pharmapoint/domain/stock';
 import type { Queryable } from '../../db/database.ts';
-import { iso, likeEscape } from '../stock/scope.ts';
+import { likeEscape } from '../../db/sql.ts';
 
-/** Reads of the product catalogue: the paged list, one product with its branches and batches, its ledger. */
+/**
+ * All SQL of the product catalogue: the paged list, one product with its branches and batches, its ledger, and the
+ * writes of products, their branch rows and price changes. Column values arrive as the parsers of db/database.ts
+ * make them (bigint as number, date as 'YYYY-MM-DD', timestamptz as an ISO string).
+ */
 
 export interface ProductRow {
   id: string;
@@ -35,9 +39,9 @@ export interface ProductRow {
   reorder_level: number;
   is_active: boolean;
   restricted_branch_ids: string[] | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-  last_price_update_at: Date | string | null;
+  created_at: string;
+  updated_at: string;
+  last_price_update_at: string | null;
   last_price_update_reason: string | null;
   last_price_update_by: string | null;
 }
@@ -60,9 +64,9 @@ export function toProduct(row: ProductRow): Product {
     reorderLevel: row.reorder_level,
     isActive: row.is_active,
     restrictedBranchIds: row.restricted_branch_ids ?? [],
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
-    lastPriceUpdateAt: iso(row.last_price_update_at),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    lastPriceUpdateAt: row.last_price_update_at,
     lastPriceUpdateReason: row.last_price_update_reason,
     lastPriceUpdateBy: row.last_price_update_by,
   };
@@ -79,14 +83,15 @@ export async function findProduct(q: Queryable, pharmacyId: string, id: string, 
 interface ListRow extends ProductRow {
   has_row: boolean;
   bp_available: boolean;
-  selling: string | number;
-  purchase: string | number;
+  selling: number;
+  purchase: number;
   bp_margin: number | null;
   quantity: number;
   reserved: number;
   bp_threshold: number | null;
   nearest_expiry: string | null;
   expired_quantity: number;
+  total?: number;
 }
 
 /** The sort key of each sort (nullable ones sort nulls last), then name and id break ties. */
@@ -169,7 +174,7 @@ export async function listProducts(
       ORDER BY ${orderBy(query.sort, dir, 'page.sort_key', 'page.name', 'page.id')}`,
     params,
   );
-  let total = rows[0] && windowCount ? Number((rows[0] as ListRow & { total: number | string }).total) : null;
+  let total = rows[0] && windowCount ? (rows[0].total ?? null) : null;
   if (windowCount && rows.length === 0 && query.offset === 0) total = 0;
   if (total === null) {
     // $3 (today) is not used by the filters: name it so every parameter has a type.
@@ -177,8 +182,8 @@ export async function listProducts(
     total = count?.total ?? 0;
   }
   const items = rows.map((r): ProductListItem => {
-    const selling = Number(r.selling);
-    const purchase = Number(r.purchase);
+    const selling = r.selling;
+    const purchase = r.purchase;
     const margin = effectiveMinMarginBasisPoints(r.bp_margin, r.min_margin_basis_points, defaultMarginPercent);
     const restricted = r.restricted_branch_ids ?? [];
     return {
@@ -200,12 +205,12 @@ export async function listProducts(
       purchasePriceCents: purchase,
       minMarginBasisPoints: margin,
       ...priceFigures(selling, purchase, margin),
-      quantity: Number(r.quantity),
-      reservedQuantity: Number(r.reserved),
-      expiredQuantity: Number(r.expired_quantity),
+      quantity: r.quantity,
+      reservedQuantity: r.reserved,
+      expiredQuantity: r.expired_quantity,
       lowStockThreshold: r.bp_threshold ?? r.low_stock_threshold,
       reorderLevel: r.reorder_level,
-      status: branchStockStatus(Number(r.quantity), r.bp_threshold, r.low_stock_threshold),
+      status: branchStockStatus(r.quantity, r.bp_threshold, r.low_stock_threshold),
       nearestExpiry: r.nearest_expiry,
     };
   });
@@ -216,14 +221,14 @@ interface BranchProductRow {
   branch_id: string;
   branch_name: string;
   has_row: boolean;
-  selling: string | number;
-  purchase: string | number;
+  selling: number;
+  purchase: number;
   bp_margin: number | null;
   is_available: boolean;
   quantity: number;
   reserved: number;
   bp_threshold: number | null;
-  last_stock_update_at: Date | string | null;
+  last_stock_update_at: string | null;
   last_stock_update_reason: string | null;
   nearest_expiry: string | null;
   expired_quantity: number;
@@ -256,8 +261,8 @@ export async function productBranches(
   );
   const restricted = product.restricted_branch_ids ?? [];
   const branches = rows.map((r): BranchProduct => {
-    const selling = Number(r.selling);
-    const purchase = Number(r.purchase);
+    const selling = r.selling;
+    const purchase = r.purchase;
     const margin = effectiveMinMarginBasisPoints(r.bp_margin, product.min_margin_basis_points, defaultMarginPercent);
     return {
       branchId: r.branch_id,
@@ -268,19 +273,18 @@ export async function productBranches(
       effectiveMinMarginBasisPoints: margin,
       ...priceFigures(selling, purchase, margin),
       isAvailable: r.has_row && r.is_available && isOfferedInBranch(restricted, r.branch_id),
-      quantity: Number(r.quantity),
-      reservedQuantity: Number(r.reserved),
-      expiredQuantity: Number(r.expired_quantity),
+      quantity: r.quantity,
+      reservedQuantity: r.reserved,
+      expiredQuantity: r.expired_quantity,
       lowStockThreshold: r.bp_threshold,
-      status: branchStockStatus(Number(r.quantity), r.bp_threshold, product.low_stock_threshold),
+      status: branchStockStatus(r.quantity, r.bp_threshold, product.low_stock_threshold),
       nearestExpiry: r.nearest_expiry,
-      lastStockUpdateAt: iso(r.last_stock_update_at),
+      lastStockUpdateAt: r.last_stock_update_at,
       lastStockUpdateReason: r.last_stock_update_reason,
     };
   });
-  const batchRows = await q.query<BatchDbRow>(
-    `SELECT b.id, b.branch_id, b.product_id, b.batch_number, to_char(b.expiry_date, 'YYYY-MM-DD') AS expiry_date, b.quantity,
-            b.reserved_quantity, b.unit_cost_cents, b.received_at, b.source
+  const batchRows = await q.query<BatchRow>(
+    `SELECT ${BATCH_COLUMNS}
        FROM batches b
       WHERE b.pharmacy_id = $1 AND b.product_id = $2 AND (b.quantity > 0 OR b.reserved_quantity > 0)
         AND ($3::uuid[] IS NULL OR b.branch_id = ANY($3::uuid[]))
@@ -290,7 +294,7 @@ export async function productBranches(
   return { branches, batches: batchRows.map((b) => toBatch(b, today)) };
 }
 
-export interface BatchDbRow {
+interface BatchRow {
   id: string;
   branch_id: string;
   product_id: string;
@@ -298,22 +302,26 @@ export interface BatchDbRow {
   expiry_date: string | null;
   quantity: number;
   reserved_quantity: number;
-  unit_cost_cents: string | number;
-  received_at: Date | string;
+  unit_cost_cents: number;
+  received_at: string;
   source: string;
 }
 
-export function toBatch(b: BatchDbRow, today: string): Batch {
+const BATCH_COLUMNS = `b.id, b.branch_id, b.product_id, b.batch_number, b.expiry_date, b.quantity, b.reserved_quantity, b.unit_cost_cents,
+  b.received_at, b.source`;
+
+/** A batch as shown; `today` (business date) decides whether it has expired. */
+function toBatch(b: BatchRow, today: string): Batch {
   return {
     id: b.id,
     branchId: b.branch_id,
     productId: b.product_id,
     batchNumber: b.batch_number,
     expiryDate: b.expiry_date,
-    quantity: Number(b.quantity),
-    reservedQuantity: Number(b.reserved_quantity),
-    unitCostCents: Number(b.unit_cost_cents),
-    receivedAt: iso(b.received_at)!,
+    quantity: b.quantity,
+    reservedQuantity: b.reserved_quantity,
+    unitCostCents: b.unit_cost_cents,
+    receivedAt: b.received_at,
     source: b.source,
     isExpired: isExpired(b.expiry_date, today),
     daysToExpiry: b.expiry_date === null ? null : daysBetween(today, b.expiry_date),
@@ -325,32 +333,31 @@ export async function priceChanges(q: Queryable, pharmacyId: string, productId: 
   const rows = await q.query<{
     id: string;
     branch_id: string;
-    old_selling_price_cents: string | number | null;
-    new_selling_price_cents: string | number | null;
-    old_purchase_price_cents: string | number | null;
-    new_purchase_price_cents: string | number | null;
+    old_selling_price_cents: number | null;
+    new_selling_price_cents: number | null;
+    old_purchase_price_cents: number | null;
+    new_purchase_price_cents: number | null;
     reason: string | null;
     user_id: string | null;
     user_name: string | null;
-    at: Date | string;
+    at: string;
   }>(
     `SELECT pc.*, u.name AS user_name FROM price_changes pc LEFT JOIN users u ON u.id = pc.user_id
       WHERE pc.pharmacy_id = $1 AND pc.product_id = $2 AND ($3::uuid[] IS NULL OR pc.branch_id = ANY($3::uuid[]))
       ORDER BY pc.at DESC, pc.id LIMIT 50`,
     [pharmacyId, productId, visible],
   );
-  const n = (v: string | number | null) => (v === null ? null : Number(v));
   return rows.map((r) => ({
     id: r.id,
     branchId: r.branch_id,
-    oldSellingPriceCents: n(r.old_selling_price_cents),
-    newSellingPriceCents: n(r.new_selling_price_cents),
-    oldPurchasePriceCents: n(r.old_purchase_price_cents),
-    newPurchasePriceCents: n(r.new_purchase_price_cents),
+    oldSellingPriceCents: r.old_selling_price_cents,
+    newSellingPriceCents: r.new_selling_price_cents,
+    oldPurchasePriceCents: r.old_purchase_price_cents,
+    newPurchasePriceCents: r.new_purchase_price_cents,
     reason: r.reason,
     userId: r.user_id,
     userName: r.user_name,
-    at: iso(r.at)!,
+    at: r.at,
   }));
 }
 
@@ -382,10 +389,9 @@ export async function listMovements(
     reference_id: string | null;
     user_id: string | null;
     user_name: string | null;
-    at: Date | string;
+    at: string;
   }>(
-    `SELECT m.id, m.branch_id, br.name AS branch_name, m.product_id, m.batch_id, b.batch_number,
-            to_char(b.expiry_date, 'YYYY-MM-DD') AS expiry_date, m.kind, m.delta, m.quantity_after, m.reason, m.reference_type,
+    `SELECT m.id, m.branch_id, br.name AS branch_name, m.product_id, m.batch_id, b.batch_number, b.expiry_date, m.kind, m.delta, m.quantity_after, m.reason, m.reference_type,
             m.reference_id, m.user_id, u.name AS user_name, m.at
        FROM stock_movements m
        JOIN branches br ON br.pharmacy_id = m.pharmacy_id AND br.id = m.branch_id
@@ -407,15 +413,223 @@ export async function listMovements(
       batchNumber: r.batch_number,
       expiryDate: r.expiry_date,
       kind: r.kind,
-      delta: Number(r.delta),
-      quantityAfter: Number(r.quantity_after),
+      delta: r.delta,
+      quantityAfter: r.quantity_after,
       reason: r.reason,
       referenceType: r.reference_type,
       referenceId: r.reference_id,
       userId: r.user_id,
       userName: r.user_name,
-      at: iso(r.at)!,
+      at: r.at,
     })),
     total: count?.total ?? 0,
   };
+}
+
+// ------------------------------------------------------------------------------------------- writes
+
+/** Is the SKU used by another product of the pharmacy (any case)? */
+export async function skuTaken(q: Queryable, pharmacyId: string, sku: string, exceptId: string | null): Promise<boolean> {
+  const [taken] = await q.query(
+    `SELECT 1 FROM products WHERE pharmacy_id = $1 AND lower(sku) = lower($2) AND ($3::uuid IS NULL OR id <> $3::uuid)`,
+    [pharmacyId, sku, exceptId],
+  );
+  return Boolean(taken);
+}
+
+/** The first of these branch ids that is not a branch of the pharmacy; undefined when all are. */
+export async function firstMissingBranch(q: Queryable, pharmacyId: string, ids: readonly string[]): Promise<string | undefined> {
+  if (ids.length === 0) return undefined;
+  const rows = await q.query<{ id: string }>(`SELECT id FROM branches WHERE pharmacy_id = $1 AND id = ANY($2::uuid[])`, [pharmacyId, [...new Set(ids)]]);
+  const found = new Set(rows.map((r) => r.id));
+  return ids.find((id) => !found.has(id));
+}
+
+/** The ids of the pharmacy's active branches. */
+export async function activeBranchIds(q: Queryable, pharmacyId: string): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(`SELECT id FROM branches WHERE pharmacy_id = $1 AND is_active ORDER BY id`, [pharmacyId]);
+  return rows.map((r) => r.id);
+}
+
+/** The columns of a new product (the product's own fields; branch values are written apart). */
+export interface NewProduct {
+  name: string;
+  sku: string | null;
+  barcodes: string[];
+  category: string | null;
+  packageSize: number;
+  packageType: string;
+  unit: string;
+  isDda: boolean;
+  taxApplied: boolean;
+  taxRateBasisPoints: number;
+  minMarginBasisPoints: number | null;
+  lowStockThreshold: number;
+  reorderLevel: number;
+  isActive: boolean;
+  restrictedBranchIds: string[];
+}
+
+/** Inserts a product; a concurrent duplicate SKU fails on the unique index products_sku (409 SKU_TAKEN). */
+export async function insertProduct(q: Queryable, ctx: { pharmacyId: string; userId: string; now: Date }, p: NewProduct): Promise<string> {
+  const [created] = await q.query<{ id: string }>(
+    `INSERT INTO products (pharmacy_id, name, sku, barcodes, category, package_size, package_type, unit, is_dda, tax_applied,
+                           tax_rate_basis_points, min_margin_basis_points, low_stock_threshold, reorder_level, is_active,
+                           restricted_branch_ids, created_at, updated_at, created_by, updated_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17, $18, $18) RETURNING id`,
+    [
+      ctx.pharmacyId,
+      p.name,
+      p.sku,
+      p.barcodes,
+      p.category,
+      p.packageSize,
+      p.packageType,
+      p.unit,
+      p.isDda,
+      p.taxApplied,
+      p.taxRateBasisPoints,
+      p.minMarginBasisPoints,
+      p.lowStockThreshold,
+      p.reorderLevel,
+      p.isActive,
+      p.restrictedBranchIds,
+      ctx.now,
+      ctx.userId,
+    ],
+  );
+  return created!.id;
+}
+
+/** The product columns a PATCH may set, by column name; undefined values are left as they are. */
+export type ProductColumns = Partial<Record<
+  | 'name'
+  | 'sku'
+  | 'barcodes'
+  | 'category'
+  | 'package_size'
+  | 'package_type'
+  | 'unit'
+  | 'is_dda'
+  | 'tax_applied'
+  | 'tax_rate_basis_points'
+  | 'min_margin_basis_points'
+  | 'low_stock_threshold'
+  | 'reorder_level'
+  | 'is_active'
+  | 'restricted_branch_ids',
+  unknown
+>>;
+
+/** Sets the given columns of a product and stamps who changed it and when. */
+export async function updateProductColumns(q: Queryable, ctx: { pharmacyId: string; userId: string; now: Date }, id: string, columns: ProductColumns): Promise<void> {
+  const params: unknown[] = [ctx.pharmacyId, id, ctx.now, ctx.userId];
+  const sets = ['updated_at = $3', 'updated_by = $4'];
+  for (const [column, value] of Object.entries(columns)) {
+    if (value === undefined) continue;
+    params.push(value);
+    sets.push(`${column} = $${params.length}`);
+  }
+  await q.query(`UPDATE products SET ${sets.join(', ')} WHERE pharmacy_id = $1 AND id = $2`, params);
+}
+
+/** Stamps the product's last price update (shown on the product). */
+export async function stampPriceUpdate(q: Queryable, ctx: { pharmacyId: string; userId: string; now: Date }, id: string, reason: string): Promise<void> {
+  await q.query(
+    `UPDATE products SET last_price_update_at = $3, last_price_update_reason = $4, last_price_update_by = $5 WHERE pharmacy_id = $1 AND id = $2`,
+    [ctx.pharmacyId, id, ctx.now, reason, ctx.userId],
+  );
+}
+
+/** The prices of a product's row in a branch, locked until the transaction ends; undefined when it has none. */
+export async function lockBranchPrices(
+  q: Queryable,
+  pharmacyId: string,
+  branchId: string,
+  productId: string,
+): Promise<{ sellingPriceCents: number; purchasePriceCents: number } | undefined> {
+  const [row] = await q.query<{ selling_price_cents: number; purchase_price_cents: number }>(
+    `SELECT selling_price_cents, purchase_price_cents FROM branch_products WHERE pharmacy_id = $1 AND branch_id = $2 AND product_id = $3 FOR UPDATE`,
+    [pharmacyId, branchId, productId],
+  );
+  return row && { sellingPriceCents: row.selling_price_cents, purchasePriceCents: row.purchase_price_cents };
+}
+
+/** The values of a branch row a write may set; undefined values are left as they are. */
+export interface BranchValues {
+  sellingPriceCents?: number;
+  purchasePriceCents?: number;
+  minMarginBasisPoints?: number | null;
+  isAvailable?: boolean;
+  lowStockThreshold?: number | null;
+}
+
+/** Creates the product's row in the branch when missing, then sets the given values. */
+export async function upsertBranchValues(
+  q: Queryable,
+  ctx: { pharmacyId: string; now: Date },
+  productId: string,
+  branchId: string,
+  exists: boolean,
+  values: BranchValues,
+): Promise<void> {
+  if (!exists) {
+    await q.query(`INSERT INTO branch_products (pharmacy_id, branch_id, product_id) VALUES ($1, $2, $3)`, [ctx.pharmacyId, branchId, productId]);
+  }
+  const sets: string[] = [];
+  const params: unknown[] = [ctx.pharmacyId, branchId, productId, ctx.now];
+  const set = (column: string, value: unknown) => {
+    if (value === undefined) return;
+    params.push(value);
+    sets.push(`${column} = $${params.length}`);
+  };
+  set('selling_price_cents', values.sellingPriceCents);
+  set('purchase_price_cents', values.purchasePriceCents);
+  set('min_margin_basis_points', values.minMarginBasisPoints);
+  set('is_available', values.isAvailable);
+  set('low_stock_threshold', values.lowStockThreshold);
+  await q.query(
+    `UPDATE branch_products SET updated_at = $4${sets.length ? `, ${sets.join(', ')}` : ''}
+      WHERE pharmacy_id = $1 AND branch_id = $2 AND product_id = $3`,
+    params,
+  );
+}
+
+/** Records one price change of a product in a branch. */
+export async function insertPriceChange(
+  q: Queryable,
+  ctx: { pharmacyId: string; userId: string; now: Date },
+  change: {
+    productId: string;
+    branchId: string;
+    oldSellingPriceCents: number | null;
+    newSellingPriceCents: number;
+    oldPurchasePriceCents: number | null;
+    newPurchasePriceCents: number;
+    reason: string;
+  },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO price_changes (pharmacy_id, branch_id, product_id, old_selling_price_cents, new_selling_price_cents,
+                                old_purchase_price_cents, new_purchase_price_cents, reason, user_id, at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [
+      ctx.pharmacyId,
+      change.branchId,
+      change.productId,
+      change.oldSellingPriceCents,
+      change.newSellingPriceCents,
+      change.oldPurchasePriceCents,
+      change.newPurchasePriceCents,
+      change.reason,
+      ctx.userId,
+      ctx.now,
+    ],
+  );
+}
+
+/** One batch as shown, by id. */
+export async function findBatch(q: Queryable, pharmacyId: string, id: string, today: string): Promise<Batch | undefined> {
+  const [row] = await q.query<BatchRow>(`SELECT ${BATCH_COLUMNS} FROM batches b WHERE b.pharmacy_id = $1 AND b.id = $2`, [pharmacyId, id]);
+  return row && toBatch(row, today);
 }

@@ -3,36 +3,48 @@ import {
   touchesPrices,
   type BranchPricesInput,
   type CreateProduct,
+  type MovementListQuery,
+  type MovementListResponse,
   type ProductDetailResponse,
   type ProductListQuery,
   type ProductListResponse,
   type ReceiveBatchInput,
-  type updateProductSchema,
+  type ReceiveBatchResponse,
+  type UpdateProduct,
 } from '@pharmapoint/domain/products';
 import { businessDate } from '@pharmapoint/domain/stock';
-import type { z } from 'zod';
-import type { Database, Queryable } from '../../db/database.ts';
-import { holds, type RequestAuth, type RequestContext } from '../../platform/access.ts';
+import type { Queryable } from '../../db/database.ts';
+import { holds } from '../../platform/access.ts';
+import type { RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
-import { applyStockChange } from '../stock/ledger.ts';
-import { resolveBranch, stockSettings, visibleBranchIds } from '../stock/scope.ts';
+import { applyStockChange, resolveBranch, stockSettings } from '../stock/stock.service.ts';
 import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
 import {
+  activeBranchIds,
+  findBatch,
   findProduct,
+  firstMissingBranch,
+  insertPriceChange,
+  insertProduct,
   listMovements,
   listProducts,
+  lockBranchPrices,
   priceChanges,
   productBranches,
-  toBatch,
+  skuTaken,
+  stampPriceUpdate,
   toProduct,
-  type BatchDbRow,
+  updateProductColumns,
+  upsertBranchValues,
   type ProductRow,
 } from './products.repository.ts';
 
-type UpdateProduct = z.output<typeof updateProductSchema>;
-
-const scope = (ctx: RequestContext) => ({ pharmacyId: ctx.pharmacyId, userId: ctx.userId });
+/**
+ * The product catalogue's use cases (issue 3). Each takes the caller's transaction and request context and never
+ * opens a transaction of its own, so a route runs one per request and another module may compose them with its
+ * own work (all of it commits or none).
+ */
 
 function requirePricePermission(ctx: RequestContext): void {
   if (!holds(ctx, 'product:manage_price')) throw new AppError('FORBIDDEN', { details: { permission: 'product:manage_price' } });
@@ -47,7 +59,7 @@ async function requireProduct(q: Queryable, ctx: RequestContext, id: string, for
 /** The category as the settings spell it; 400 when the settings list categories and this is not one of them. */
 async function checkCategory(q: Queryable, ctx: RequestContext, category: string | null | undefined): Promise<string | null | undefined> {
   if (!category) return category === undefined ? undefined : null;
-  const { categories } = await stockSettings(q, ctx.pharmacyId);
+  const { categories } = await stockSettings(q, ctx);
   if (categories.length === 0) return category;
   const known = categories.find((c) => c.toLowerCase() === category.toLowerCase());
   if (!known) {
@@ -59,20 +71,16 @@ async function checkCategory(q: Queryable, ctx: RequestContext, category: string
   return known;
 }
 
+/**
+ * 409 SKU_TAKEN for a SKU another product has. A request creating the same SKU at the same moment is not visible
+ * yet: the unique index products_sku refuses the second, which the error handler answers with the same 409.
+ */
 async function checkSkuFree(q: Queryable, ctx: RequestContext, sku: string | null | undefined, exceptId?: string): Promise<void> {
-  if (!sku) return;
-  const [taken] = await q.query(
-    `SELECT 1 FROM products WHERE pharmacy_id = $1 AND lower(sku) = lower($2) AND ($3::uuid IS NULL OR id <> $3::uuid)`,
-    [ctx.pharmacyId, sku, exceptId ?? null],
-  );
-  if (taken) throw new AppError('SKU_TAKEN');
+  if (sku && (await skuTaken(q, ctx.pharmacyId, sku, exceptId ?? null))) throw new AppError('SKU_TAKEN');
 }
 
 async function checkBranchesExist(q: Queryable, ctx: RequestContext, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return;
-  const rows = await q.query<{ id: string }>(`SELECT id FROM branches WHERE pharmacy_id = $1 AND id = ANY($2::uuid[])`, [ctx.pharmacyId, [...new Set(ids)]]);
-  const found = new Set(rows.map((r) => r.id));
-  const missing = ids.find((id) => !found.has(id));
+  const missing = await firstMissingBranch(q, ctx.pharmacyId, ids);
   if (missing) throw new AppError('NOT_FOUND', { details: { branchId: missing } });
 }
 
@@ -83,284 +91,196 @@ async function writeBranchValues(
   productId: string,
   branchId: string,
   values: BranchPricesInput,
-  now: Date,
   defaultReason: string,
 ): Promise<void> {
-  const [before] = await q.query<{ selling_price_cents: string | number; purchase_price_cents: string | number }>(
-    `SELECT selling_price_cents, purchase_price_cents FROM branch_products WHERE pharmacy_id = $1 AND branch_id = $2 AND product_id = $3 FOR UPDATE`,
-    [ctx.pharmacyId, branchId, productId],
-  );
-  if (!before) {
-    await q.query(`INSERT INTO branch_products (pharmacy_id, branch_id, product_id) VALUES ($1, $2, $3)`, [ctx.pharmacyId, branchId, productId]);
-  }
-  const sets: string[] = [];
-  const params: unknown[] = [ctx.pharmacyId, branchId, productId, now];
-  const set = (column: string, value: unknown) => {
-    params.push(value);
-    sets.push(`${column} = $${params.length}`);
-  };
-  if (values.sellingPriceCents !== undefined) set('selling_price_cents', values.sellingPriceCents);
-  if (values.purchasePriceCents !== undefined) set('purchase_price_cents', values.purchasePriceCents);
-  if (values.minMarginBasisPoints !== undefined) set('min_margin_basis_points', values.minMarginBasisPoints);
-  if (values.isAvailable !== undefined) set('is_available', values.isAvailable);
-  if (values.lowStockThreshold !== undefined) set('low_stock_threshold', values.lowStockThreshold);
-  await q.query(
-    `UPDATE branch_products SET updated_at = $4${sets.length ? `, ${sets.join(', ')}` : ''}
-      WHERE pharmacy_id = $1 AND branch_id = $2 AND product_id = $3`,
-    params,
-  );
-  const oldSelling = before ? Number(before.selling_price_cents) : null;
-  const oldPurchase = before ? Number(before.purchase_price_cents) : null;
+  const before = await lockBranchPrices(q, ctx.pharmacyId, branchId, productId);
+  await upsertBranchValues(q, ctx, productId, branchId, before !== undefined, values);
+  const oldSelling = before?.sellingPriceCents ?? null;
+  const oldPurchase = before?.purchasePriceCents ?? null;
   const sellingMoved = values.sellingPriceCents !== undefined && values.sellingPriceCents !== (oldSelling ?? 0);
   const purchaseMoved = values.purchasePriceCents !== undefined && values.purchasePriceCents !== (oldPurchase ?? 0);
   if (!sellingMoved && !purchaseMoved) return;
   const reason = values.reason ?? defaultReason;
-  await q.query(
-    `INSERT INTO price_changes (pharmacy_id, branch_id, product_id, old_selling_price_cents, new_selling_price_cents,
-                                old_purchase_price_cents, new_purchase_price_cents, reason, user_id, at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [
-      ctx.pharmacyId,
-      branchId,
-      productId,
-      oldSelling,
-      values.sellingPriceCents ?? oldSelling ?? 0,
-      oldPurchase,
-      values.purchasePriceCents ?? oldPurchase ?? 0,
-      reason,
-      ctx.userId,
-      now,
-    ],
-  );
-  await q.query(
-    `UPDATE products SET last_price_update_at = $3, last_price_update_reason = $4, last_price_update_by = $5 WHERE pharmacy_id = $1 AND id = $2`,
-    [ctx.pharmacyId, productId, now, reason, ctx.userId],
-  );
+  await insertPriceChange(q, ctx, {
+    productId,
+    branchId,
+    oldSellingPriceCents: oldSelling,
+    newSellingPriceCents: values.sellingPriceCents ?? oldSelling ?? 0,
+    oldPurchasePriceCents: oldPurchase,
+    newPurchasePriceCents: values.purchasePriceCents ?? oldPurchase ?? 0,
+    reason,
+  });
+  await stampPriceUpdate(q, ctx, productId, reason);
 }
 
-/** The product detail as the user may see it. */
-export async function productDetail(q: Queryable, ctx: RequestContext, auth: RequestAuth | null, id: string, now = new Date()): Promise<ProductDetailResponse> {
+/** GET /api/products/:id: the product as the user may see it (the branches and price changes of visible branches). */
+export async function productDetail(q: Queryable, ctx: RequestContext, id: string): Promise<ProductDetailResponse> {
   const row = await requireProduct(q, ctx, id);
-  const settings = await stockSettings(q, ctx.pharmacyId);
-  const visible = visibleBranchIds(ctx, auth);
-  const today = businessDate(now);
-  const { branches, batches } = await productBranches(q, ctx.pharmacyId, row, visible, today, settings.defaultMinMarginPercent);
+  const settings = await stockSettings(q, ctx);
+  const visible = ctx.visibleBranchIds;
+  const { branches, batches } = await productBranches(q, ctx.pharmacyId, row, visible, businessDate(ctx.now), settings.defaultMinMarginPercent);
   return { product: toProduct(row), branches, batches, priceChanges: await priceChanges(q, ctx.pharmacyId, id, visible) };
 }
 
-/** GET /api/products. */
-export async function searchProducts(db: Database, ctx: RequestContext, auth: RequestAuth | null, query: ProductListQuery): Promise<ProductListResponse> {
-  return db.transaction(scope(ctx), async (q) => {
-    const branch = await resolveBranch(q, ctx, auth, query.branchId);
-    const settings = await stockSettings(q, ctx.pharmacyId);
-    const { items, total } = await listProducts(q, ctx.pharmacyId, branch.id, query, businessDate(), settings.defaultMinMarginPercent);
-    return { items, total, limit: query.limit, offset: query.offset, branchId: branch.id };
-  });
+/** GET /api/products: one page of products with their values in the branch asked for (default the session's). */
+export async function searchProducts(q: Queryable, ctx: RequestContext, query: ProductListQuery): Promise<ProductListResponse> {
+  const branch = await resolveBranch(q, ctx, query.branchId);
+  const settings = await stockSettings(q, ctx);
+  const { items, total } = await listProducts(q, ctx.pharmacyId, branch.id, query, businessDate(ctx.now), settings.defaultMinMarginPercent);
+  return { items, total, limit: query.limit, offset: query.offset, branchId: branch.id };
 }
 
 /** POST /api/products: the product, its row in every branch it is offered in, initial price changes. */
-export async function createProduct(db: Database, ctx: RequestContext, auth: RequestAuth | null, input: CreateProduct, now = new Date()): Promise<ProductDetailResponse> {
-  return db.transaction(scope(ctx), async (q) => {
-    await assertWithinPlanLimit(q, { pharmacyId: ctx.pharmacyId, now }, 'products', 1);
-    const category = await checkCategory(q, ctx, input.category);
-    await checkSkuFree(q, ctx, input.sku);
-    await checkBranchesExist(q, ctx, [...input.restrictedBranchIds, ...input.branches.map((b) => b.branchId)]);
-    const [created] = await q.query<{ id: string }>(
-      `INSERT INTO products (pharmacy_id, name, sku, barcodes, category, package_size, package_type, unit, is_dda, tax_applied,
-                             tax_rate_basis_points, min_margin_basis_points, low_stock_threshold, reorder_level, is_active,
-                             restricted_branch_ids, created_at, updated_at, created_by, updated_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17, $18, $18) RETURNING id`,
-      [
-        ctx.pharmacyId,
-        input.name,
-        input.sku || null,
-        [...new Set(input.barcodes)],
-        category ?? null,
-        input.packageSize,
-        input.packageType,
-        input.unit,
-        input.isDda,
-        input.taxApplied,
-        input.taxRateBasisPoints,
-        input.minMarginBasisPoints ?? null,
-        input.lowStockThreshold,
-        input.reorderLevel,
-        input.isActive,
-        [...new Set(input.restrictedBranchIds)],
-        now,
-        ctx.userId,
-      ],
-    );
-    const productId = created!.id;
-    const branches = await q.query<{ id: string }>(`SELECT id FROM branches WHERE pharmacy_id = $1 AND is_active ORDER BY id`, [ctx.pharmacyId]);
-    const overrides = new Map(input.branches.map((b) => [b.branchId, b]));
-    const targets = new Set([
-      ...branches.map((b) => b.id).filter((id) => isOfferedInBranch(input.restrictedBranchIds, id)),
-      ...overrides.keys(),
-    ]);
-    for (const branchId of targets) {
-      const override = overrides.get(branchId);
-      await writeBranchValues(
-        q,
-        ctx,
-        productId,
-        branchId,
-        {
-          sellingPriceCents: override?.sellingPriceCents ?? input.sellingPriceCents,
-          purchasePriceCents: override?.purchasePriceCents ?? input.purchasePriceCents,
-          minMarginBasisPoints: override?.minMarginBasisPoints,
-          isAvailable: override?.isAvailable,
-          lowStockThreshold: override?.lowStockThreshold,
-          reason: override?.reason ?? input.priceChangeReason,
-        },
-        now,
-        'Initial price',
-      );
-    }
-    await audit(q, scope(ctx), 'create', 'product', productId, null, { name: input.name, sku: input.sku ?? null });
-    return productDetail(q, ctx, auth, productId, now);
+export async function createProduct(q: Queryable, ctx: RequestContext, input: CreateProduct): Promise<ProductDetailResponse> {
+  await assertWithinPlanLimit(q, ctx, 'products', 1);
+  const category = await checkCategory(q, ctx, input.category);
+  await checkSkuFree(q, ctx, input.sku);
+  await checkBranchesExist(q, ctx, [...input.restrictedBranchIds, ...input.branches.map((b) => b.branchId)]);
+  const productId = await insertProduct(q, ctx, {
+    name: input.name,
+    sku: input.sku || null,
+    barcodes: [...new Set(input.barcodes)],
+    category: category ?? null,
+    packageSize: input.packageSize,
+    packageType: input.packageType,
+    unit: input.unit,
+    isDda: input.isDda,
+    taxApplied: input.taxApplied,
+    taxRateBasisPoints: input.taxRateBasisPoints,
+    minMarginBasisPoints: input.minMarginBasisPoints ?? null,
+    lowStockThreshold: input.lowStockThreshold,
+    reorderLevel: input.reorderLevel,
+    isActive: input.isActive,
+    restrictedBranchIds: [...new Set(input.restrictedBranchIds)],
   });
+  const overrides = new Map(input.branches.map((b) => [b.branchId, b]));
+  const targets = new Set([...(await activeBranchIds(q, ctx.pharmacyId)).filter((id) => isOfferedInBranch(input.restrictedBranchIds, id)), ...overrides.keys()]);
+  for (const branchId of targets) {
+    const override = overrides.get(branchId);
+    await writeBranchValues(
+      q,
+      ctx,
+      productId,
+      branchId,
+      {
+        sellingPriceCents: override?.sellingPriceCents ?? input.sellingPriceCents,
+        purchasePriceCents: override?.purchasePriceCents ?? input.purchasePriceCents,
+        minMarginBasisPoints: override?.minMarginBasisPoints,
+        isAvailable: override?.isAvailable,
+        lowStockThreshold: override?.lowStockThreshold,
+        reason: override?.reason ?? input.priceChangeReason,
+      },
+      'Initial price',
+    );
+  }
+  await audit(q, ctx, 'create', 'product', productId, null, { name: input.name, sku: input.sku ?? null });
+  return productDetail(q, ctx, productId);
 }
 
 /** PATCH /api/products/:id. Price fields need product:manage_price; prices go to the branch of ?branchId= (default the session's). */
 export async function updateProduct(
-  db: Database,
+  q: Queryable,
   ctx: RequestContext,
-  auth: RequestAuth | null,
-  id: string,
-  input: UpdateProduct,
-  branchId: string | undefined,
-  now = new Date(),
+  input: { id: string; changes: UpdateProduct; branchId?: string },
 ): Promise<ProductDetailResponse> {
-  if (touchesPrices(input)) requirePricePermission(ctx);
-  return db.transaction(scope(ctx), async (q) => {
-    const before = await requireProduct(q, ctx, id, true);
-    const category = await checkCategory(q, ctx, input.category);
-    if (input.sku !== undefined) await checkSkuFree(q, ctx, input.sku, id);
-    if (input.restrictedBranchIds) await checkBranchesExist(q, ctx, input.restrictedBranchIds);
-    const columns: [keyof UpdateProduct, string, unknown][] = [
-      ['name', 'name', input.name],
-      ['sku', 'sku', input.sku === undefined ? undefined : input.sku || null],
-      ['barcodes', 'barcodes', input.barcodes ? [...new Set(input.barcodes)] : undefined],
-      ['category', 'category', category],
-      ['packageSize', 'package_size', input.packageSize],
-      ['packageType', 'package_type', input.packageType],
-      ['unit', 'unit', input.unit],
-      ['isDda', 'is_dda', input.isDda],
-      ['taxApplied', 'tax_applied', input.taxApplied],
-      ['taxRateBasisPoints', 'tax_rate_basis_points', input.taxRateBasisPoints],
-      ['minMarginBasisPoints', 'min_margin_basis_points', input.minMarginBasisPoints],
-      ['lowStockThreshold', 'low_stock_threshold', input.lowStockThreshold],
-      ['reorderLevel', 'reorder_level', input.reorderLevel],
-      ['isActive', 'is_active', input.isActive],
-      ['restrictedBranchIds', 'restricted_branch_ids', input.restrictedBranchIds ? [...new Set(input.restrictedBranchIds)] : undefined],
-    ];
-    const params: unknown[] = [ctx.pharmacyId, id, now, ctx.userId];
-    const sets = ['updated_at = $3', 'updated_by = $4'];
-    for (const [, column, value] of columns) {
-      if (value === undefined) continue;
-      params.push(value);
-      sets.push(`${column} = $${params.length}`);
-    }
-    await q.query(`UPDATE products SET ${sets.join(', ')} WHERE pharmacy_id = $1 AND id = $2`, params);
-    if (input.minMarginBasisPoints !== undefined && input.minMarginBasisPoints !== before.min_margin_basis_points) {
-      await q.query(
-        `UPDATE products SET last_price_update_at = $3, last_price_update_reason = $4, last_price_update_by = $5 WHERE pharmacy_id = $1 AND id = $2`,
-        [ctx.pharmacyId, id, now, input.priceChangeReason ?? 'Minimum margin changed', ctx.userId],
-      );
-    }
-    if (input.sellingPriceCents !== undefined || input.purchasePriceCents !== undefined) {
-      const branch = await resolveBranch(q, ctx, auth, branchId);
-      await writeBranchValues(
-        q,
-        ctx,
-        id,
-        branch.id,
-        { sellingPriceCents: input.sellingPriceCents, purchasePriceCents: input.purchasePriceCents, reason: input.priceChangeReason },
-        now,
-        'Price update',
-      );
-    }
-    await audit(q, scope(ctx), 'update', 'product', id, toProduct(before), input);
-    return productDetail(q, ctx, auth, id, now);
+  const { id, changes } = input;
+  if (touchesPrices(changes)) requirePricePermission(ctx);
+  const before = await requireProduct(q, ctx, id, true);
+  const category = await checkCategory(q, ctx, changes.category);
+  if (changes.sku !== undefined) await checkSkuFree(q, ctx, changes.sku, id);
+  if (changes.restrictedBranchIds) await checkBranchesExist(q, ctx, changes.restrictedBranchIds);
+  await updateProductColumns(q, ctx, id, {
+    name: changes.name,
+    sku: changes.sku === undefined ? undefined : changes.sku || null,
+    barcodes: changes.barcodes ? [...new Set(changes.barcodes)] : undefined,
+    category,
+    package_size: changes.packageSize,
+    package_type: changes.packageType,
+    unit: changes.unit,
+    is_dda: changes.isDda,
+    tax_applied: changes.taxApplied,
+    tax_rate_basis_points: changes.taxRateBasisPoints,
+    min_margin_basis_points: changes.minMarginBasisPoints,
+    low_stock_threshold: changes.lowStockThreshold,
+    reorder_level: changes.reorderLevel,
+    is_active: changes.isActive,
+    restricted_branch_ids: changes.restrictedBranchIds ? [...new Set(changes.restrictedBranchIds)] : undefined,
   });
+  if (changes.minMarginBasisPoints !== undefined && changes.minMarginBasisPoints !== before.min_margin_basis_points) {
+    await stampPriceUpdate(q, ctx, id, changes.priceChangeReason ?? 'Minimum margin changed');
+  }
+  if (changes.sellingPriceCents !== undefined || changes.purchasePriceCents !== undefined) {
+    const branch = await resolveBranch(q, ctx, input.branchId);
+    await writeBranchValues(
+      q,
+      ctx,
+      id,
+      branch.id,
+      { sellingPriceCents: changes.sellingPriceCents, purchasePriceCents: changes.purchasePriceCents, reason: changes.priceChangeReason },
+      'Price update',
+    );
+  }
+  await audit(q, ctx, 'update', 'product', id, toProduct(before), changes);
+  return productDetail(q, ctx, id);
 }
 
 /** DELETE /api/products/:id: deactivates (history, batches and sales keep pointing at it). */
-export async function deactivateProduct(db: Database, ctx: RequestContext, auth: RequestAuth | null, id: string, now = new Date()): Promise<ProductDetailResponse> {
-  return db.transaction(scope(ctx), async (q) => {
-    await requireProduct(q, ctx, id, true);
-    await q.query(`UPDATE products SET is_active = false, updated_at = $3, updated_by = $4 WHERE pharmacy_id = $1 AND id = $2`, [
-      ctx.pharmacyId,
-      id,
-      now,
-      ctx.userId,
-    ]);
-    await audit(q, scope(ctx), 'deactivate', 'product', id, null, null);
-    return productDetail(q, ctx, auth, id, now);
-  });
+export async function deactivateProduct(q: Queryable, ctx: RequestContext, id: string): Promise<ProductDetailResponse> {
+  await requireProduct(q, ctx, id, true);
+  await updateProductColumns(q, ctx, id, { is_active: false });
+  await audit(q, ctx, 'deactivate', 'product', id, null, null);
+  return productDetail(q, ctx, id);
 }
 
 /** PUT /api/products/:id/branches/:branchId. Prices and minimum margin need product:manage_price, the rest product:update. */
 export async function setBranchValues(
-  db: Database,
+  q: Queryable,
   ctx: RequestContext,
-  auth: RequestAuth | null,
-  id: string,
-  branchId: string,
-  input: BranchPricesInput,
-  now = new Date(),
+  input: { id: string; branchId: string; values: BranchPricesInput },
 ): Promise<ProductDetailResponse> {
-  if (touchesPrices(input)) requirePricePermission(ctx);
-  if ((input.isAvailable !== undefined || input.lowStockThreshold !== undefined) && !holds(ctx, 'product:update')) {
+  const { id, values } = input;
+  if (touchesPrices(values)) requirePricePermission(ctx);
+  if ((values.isAvailable !== undefined || values.lowStockThreshold !== undefined) && !holds(ctx, 'product:update')) {
     throw new AppError('FORBIDDEN', { details: { permission: 'product:update' } });
   }
-  return db.transaction(scope(ctx), async (q) => {
-    await requireProduct(q, ctx, id, true);
-    const branch = await resolveBranch(q, ctx, auth, branchId);
-    await writeBranchValues(q, ctx, id, branch.id, input, now, 'Price update');
-    await audit(q, scope(ctx), 'update', 'branch_product', `${id}:${branch.id}`, null, input);
-    return productDetail(q, ctx, auth, id, now);
-  });
+  await requireProduct(q, ctx, id, true);
+  const branch = await resolveBranch(q, ctx, input.branchId);
+  await writeBranchValues(q, ctx, id, branch.id, values, 'Price update');
+  await audit(q, ctx, 'update', 'branch_product', `${id}:${branch.id}`, null, values);
+  return productDetail(q, ctx, id);
 }
 
-/** POST /api/products/:id/batches: opening stock into a batch, through the ledger (kind 'opening'). */
-export async function receiveOpeningBatch(db: Database, ctx: RequestContext, auth: RequestAuth | null, id: string, input: ReceiveBatchInput, now = new Date()) {
-  return db.transaction(scope(ctx), async (q) => {
-    await requireProduct(q, ctx, id);
-    const branch = await resolveBranch(q, ctx, auth, input.branchId);
-    const result = await applyStockChange(q, { ...scope(ctx), now }, {
-      kind: 'opening',
-      branchId: branch.id,
-      productId: id,
-      delta: input.quantity,
-      batch: { batchNumber: input.batchNumber, expiryDate: input.expiryDate, unitCostCents: input.unitCostCents, source: 'opening' },
-      reason: input.reason ?? 'Opening stock',
-      reference: null,
-    });
-    const [batch] = await q.query<BatchDbRow>(
-      `SELECT id, branch_id, product_id, batch_number, to_char(expiry_date, 'YYYY-MM-DD') AS expiry_date, quantity, reserved_quantity,
-              unit_cost_cents, received_at, source
-         FROM batches WHERE pharmacy_id = $1 AND id = $2`,
-      [ctx.pharmacyId, result.batches[0]!.batchId],
-    );
-    return { batch: toBatch(batch!, businessDate(now)), quantity: result.quantity, reservedQuantity: result.reservedQuantity };
-  });
-}
-
-/** GET /api/products/:id/movements. */
-export async function productMovements(
-  db: Database,
+/** POST /api/products/:id/batches: opening stock into a batch, through the stock ledger (kind 'opening'). */
+export async function receiveOpeningBatch(
+  q: Queryable,
   ctx: RequestContext,
-  auth: RequestAuth | null,
-  id: string,
-  query: { kind?: string; branchId?: string; from?: string; to?: string; limit: number; offset: number },
-) {
-  return db.transaction(scope(ctx), async (q) => {
-    await requireProduct(q, ctx, id);
-    let branchIds = visibleBranchIds(ctx, auth);
-    if (query.branchId) branchIds = [(await resolveBranch(q, ctx, auth, query.branchId)).id];
-    const { items, total } = await listMovements(q, ctx.pharmacyId, id, { ...query, branchIds });
-    return { items, total, limit: query.limit, offset: query.offset };
+  input: { id: string; batch: ReceiveBatchInput },
+): Promise<ReceiveBatchResponse> {
+  const { id, batch } = input;
+  await requireProduct(q, ctx, id);
+  const branch = await resolveBranch(q, ctx, batch.branchId);
+  const result = await applyStockChange(q, ctx, {
+    kind: 'opening',
+    branchId: branch.id,
+    productId: id,
+    delta: batch.quantity,
+    batch: { batchNumber: batch.batchNumber, expiryDate: batch.expiryDate, unitCostCents: batch.unitCostCents, source: 'opening' },
+    reason: batch.reason ?? 'Opening stock',
+    reference: null,
   });
+  const received = await findBatch(q, ctx.pharmacyId, result.batches[0]!.batchId, businessDate(ctx.now));
+  return { batch: received!, quantity: result.quantity, reservedQuantity: result.reservedQuantity };
+}
+
+/** GET /api/products/:id/movements: a page of the product's ledger in the visible branches (or the one asked for). */
+export async function productMovements(
+  q: Queryable,
+  ctx: RequestContext,
+  input: { id: string; query: MovementListQuery },
+): Promise<MovementListResponse> {
+  const { id, query } = input;
+  await requireProduct(q, ctx, id);
+  const branchIds = query.branchId ? [(await resolveBranch(q, ctx, query.branchId)).id] : ctx.visibleBranchIds;
+  const { items, total } = await listMovements(q, ctx.pharmacyId, id, { ...query, branchIds });
+  return { items, total, limit: query.limit, offset: query.offset };
 }

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ExportQuery } from '@pharmapoint/domain/product-import';
 import type {
-  Batch,
   BranchPricesInput,
   CreateProductInput,
   MovementListQueryInput,
@@ -9,6 +9,7 @@ import type {
   ProductListQueryInput,
   ProductListResponse,
   ReceiveBatchInput,
+  ReceiveBatchResponse,
   UpdateProductInput,
 } from '@pharmapoint/domain/products';
 import { api } from '@/lib/api';
@@ -96,7 +97,7 @@ export function useUpdateProduct() {
 }
 
 /** The export link (GET /api/products/export) with the list's filters. */
-export function exportHref(filters: { q?: string; category?: string; status?: string; active?: string; branchId?: string }): string {
+export function exportHref(filters: Partial<Record<keyof ExportQuery, string>>): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
   const text = params.toString();
@@ -107,8 +108,7 @@ export function exportHref(filters: { q?: string; category?: string; status?: st
 export function useReceiveBatch(productId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: ReceiveBatchInput) =>
-      api.post<{ batch: Batch; quantity: number; reservedQuantity: number }>(`/api/products/${encodeURIComponent(productId)}/batches`, input),
+    mutationFn: (input: ReceiveBatchInput) => api.post<ReceiveBatchResponse>(`/api/products/${encodeURIComponent(productId)}/batches`, input),
     onSettled: async () => {
       await queryClient.invalidateQueries({ queryKey: ['products'] });
     },
