@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdjustmentReasonType } from '@pharmapoint/domain/stock';
 import { AppError } from '../src/platform/errors.ts';
-import { applyStockChange, type StockChange } from '../src/modules/stock/ledger.ts';
-import { createAdjustment } from '../src/modules/stock/adjustments.ts';
-import { approveTransfer, cancelTransfer, createTransfer, dispatchTransfer, receiveTransfer } from '../src/modules/stock/transfers.ts';
+import type { Queryable } from '../src/db/database.ts';
+import type { RequestContext } from '../src/platform/context.ts';
+import { createAdjustment } from '../src/modules/stock/adjustments.service.ts';
+import { applyStockChange, type StockChange } from '../src/modules/stock/stock.service.ts';
+import { approveTransfer, cancelTransfer, createTransfer, dispatchTransfer, receiveTransfer } from '../src/modules/stock/transfers.service.ts';
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import type { StockPharmacy } from './import-helpers.ts';
@@ -55,8 +57,10 @@ describe.each(testDatabaseKinds())('stock ledger property (seed %s)'.replace('%s
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
     const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
     const branches = ph.branches.map((b) => b.id);
-    const ctx = ownerContext(ph);
+    const owner = ownerContext(ph);
     const scope = { pharmacyId: ph.pharmacyId, userId: ph.users.owner! };
+    // Each operation is one transaction with the request's clock, as the HTTP routes run them.
+    const run = <T>(work: (q: Queryable, ctx: RequestContext) => Promise<T>) => t.db.transaction(scope, (q) => work(q, { ...owner, now: new Date() }));
     const openTransfers: string[] = [];
     const counts: Record<string, number> = {};
     const refusals: Record<string, number> = {};
@@ -67,7 +71,7 @@ describe.each(testDatabaseKinds())('stock ledger property (seed %s)'.replace('%s
         `SELECT id, quantity, reserved_quantity FROM batches WHERE pharmacy_id = $1 AND branch_id = $2 AND product_id = $3`,
         [ph.pharmacyId, branchId, productId],
       );
-    const ledger = (change: StockChange) => t.db.transaction(scope, (q) => applyStockChange(q, scope, change));
+    const ledger = (change: StockChange) => run((q, ctx) => applyStockChange(q, ctx, change));
 
     const operations: Record<string, () => Promise<unknown>> = {
       receipt: () =>
@@ -90,16 +94,16 @@ describe.each(testDatabaseKinds())('stock ledger property (seed %s)'.replace('%s
         const productId = pick(products);
         const named = random() < 0.4 ? pick(await batchesOf(branchId, productId)) : undefined;
         const delta = random() < 0.5 ? -int(1, 12) : int(1, 12);
-        return createAdjustment(t.db, ctx, null, {
+        return run((q, ctx) => createAdjustment(q, ctx, {
           branchId,
           reason: 'Random adjustment',
           items: [{ productId, delta, reasonType: pick<AdjustmentReasonType>(['count_correction', 'damage', 'expiry_write_off', 'other']), ...(named ? { batchId: named.id } : {}) }],
-        });
+        }));
       },
       transferRequest: async () => {
         const from = pick(branches);
         const to = branches.find((b) => b !== from)!;
-        const transfer = await createTransfer(t.db, ctx, null, { fromBranchId: from, toBranchId: to, items: [{ productId: pick(products), quantity: int(1, 10) }] });
+        const transfer = await run((q, ctx) => createTransfer(q, ctx, { fromBranchId: from, toBranchId: to, items: [{ productId: pick(products), quantity: int(1, 10) }] }));
         openTransfers.push(transfer.id);
         return transfer;
       },
@@ -109,21 +113,23 @@ describe.each(testDatabaseKinds())('stock ledger property (seed %s)'.replace('%s
         const roll = random();
         if (roll < 0.15) {
           openTransfers.splice(openTransfers.indexOf(id), 1);
-          return cancelTransfer(t.db, ctx, null, id);
+          return run((q, ctx) => cancelTransfer(q, ctx, id));
         }
         const [row] = await t.db.owner.query<{ status: string }>(`SELECT status FROM stock_transfers WHERE pharmacy_id = $1 AND id = $2`, [ph.pharmacyId, id]);
-        if (row!.status === 'requested') return approveTransfer(t.db, ctx, null, id);
-        if (row!.status === 'approved') return dispatchTransfer(t.db, ctx, null, id);
+        if (row!.status === 'requested') return run((q, ctx) => approveTransfer(q, ctx, id));
+        if (row!.status === 'approved') return run((q, ctx) => dispatchTransfer(q, ctx, id));
         const items = await t.db.owner.query<{ id: string; open: number }>(
           `SELECT id, quantity_dispatched - quantity_received - quantity_returned AS open FROM stock_transfer_items WHERE pharmacy_id = $1 AND transfer_id = $2`,
           [ph.pharmacyId, id],
         );
         if (roll < 0.5) {
           openTransfers.splice(openTransfers.indexOf(id), 1);
-          return receiveTransfer(t.db, ctx, null, id, {});
+          return run((q, ctx) => receiveTransfer(q, ctx, id, {}));
         }
         // A partial receipt (sometimes asking for one too many, which must be refused).
-        return receiveTransfer(t.db, ctx, null, id, { items: items.map((i) => ({ itemId: i.id, quantityReceived: Math.min(i.open + (random() < 0.1 ? 1 : 0), int(0, i.open + 1)) })) });
+        return run((q, ctx) =>
+          receiveTransfer(q, ctx, id, { items: items.map((i) => ({ itemId: i.id, quantityReceived: Math.min(i.open + (random() < 0.1 ? 1 : 0), int(0, i.open + 1)) })) }),
+        );
       },
     };
     const weights: [string, number][] = [

@@ -47,7 +47,8 @@ export function daysFromToday(days: number): string {
 /**
  * Every way the ledger can disagree with the stock on hand, for a pharmacy: per branch and product,
  * quantity + reserved vs the batches and vs the movements; per batch, its quantity + reserved vs its movements;
- * anything negative; a movement whose quantity_after is negative. Empty when all is well.
+ * anything negative; a movement whose quantity_after is negative; a movement whose quantity_after or
+ * batch_quantity_after is not the running total in ledger order (sequence). Empty when all is well.
  */
 export async function ledgerProblems(db: Database, pharmacyId: string): Promise<unknown[]> {
   const perProduct = await db.owner.query(
@@ -73,5 +74,16 @@ export async function ledgerProblems(db: Database, pharmacyId: string): Promise<
     `SELECT 'movement' AS problem, id, quantity_after FROM stock_movements WHERE pharmacy_id = $1 AND (quantity_after < 0 OR batch_id IS NULL)`,
     [pharmacyId],
   );
-  return [...perProduct, ...perBatch, ...negativeAfter];
+  // The ledger's order: read by sequence, every movement's quantity_after is the running total of its branch and
+  // product, and its batch_quantity_after the running total of its batch.
+  const outOfOrder = await db.owner.query(
+    `SELECT 'order' AS problem, id, sequence, quantity_after, branch_running, batch_quantity_after, batch_running
+       FROM (SELECT id, sequence, quantity_after, batch_quantity_after,
+                    sum(delta) OVER (PARTITION BY branch_id, product_id ORDER BY sequence) AS branch_running,
+                    sum(delta) OVER (PARTITION BY batch_id ORDER BY sequence) AS batch_running
+               FROM stock_movements WHERE pharmacy_id = $1) m
+      WHERE quantity_after <> branch_running OR batch_quantity_after IS DISTINCT FROM batch_running`,
+    [pharmacyId],
+  );
+  return [...perProduct, ...perBatch, ...negativeAfter, ...outOfOrder];
 }

@@ -20,6 +20,7 @@ export const expiringQuerySchema = z.strictObject({
   pageSize: z.coerce.number().int().min(1).max(100).default(STOCK_REPORT_PAGE_SIZE),
 });
 export type ExpiringQueryInput = z.input<typeof expiringQuerySchema>;
+export type ExpiringQuery = z.output<typeof expiringQuerySchema>;
 
 export const expiringBatchSchema = z.object({
   batchId: z.uuid(),
@@ -70,6 +71,7 @@ export const lowStockQuerySchema = z.strictObject({
   pageSize: z.coerce.number().int().min(1).max(100).default(STOCK_REPORT_PAGE_SIZE),
 });
 export type LowStockQueryInput = z.input<typeof lowStockQuerySchema>;
+export type LowStockQuery = z.output<typeof lowStockQuerySchema>;
 
 export const lowStockItemSchema = z.object({
   productId: z.uuid(),

@@ -203,6 +203,7 @@ export const adjustmentListQuerySchema = z.strictObject({
   offset: z.coerce.number().int().min(0).default(0),
 });
 export type AdjustmentListQueryInput = z.input<typeof adjustmentListQuerySchema>;
+export type AdjustmentListQuery = z.output<typeof adjustmentListQuerySchema>;
 
 export const adjustmentListResponseSchema = z.object({
   items: z.array(adjustmentSchema),
@@ -210,6 +211,7 @@ export const adjustmentListResponseSchema = z.object({
   limit: z.number().int(),
   offset: z.number().int(),
 });
+export type AdjustmentListResponse = z.infer<typeof adjustmentListResponseSchema>;
 
 // ------------------------------------------------------------------------------------------- transfers
 
@@ -367,6 +369,7 @@ export const transferListQuerySchema = z.strictObject({
   offset: z.coerce.number().int().min(0).default(0),
 });
 export type TransferListQueryInput = z.input<typeof transferListQuerySchema>;
+export type TransferListQuery = z.output<typeof transferListQuerySchema>;
 
 export const transferListResponseSchema = z.object({
   items: z.array(transferSchema),
@@ -374,6 +377,10 @@ export const transferListResponseSchema = z.object({
   limit: z.number().int(),
   offset: z.number().int(),
 });
+export type TransferListResponse = z.infer<typeof transferListResponseSchema>;
+
+/** The path parameters of /api/stock/adjustments/:id and /api/stock/transfers/:id(/action). */
+export const stockIdParamsSchema = z.strictObject({ id: z.uuid() });
 
 // ------------------------------------------------------------------------------------------- summary
 

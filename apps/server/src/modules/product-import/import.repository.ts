@@ -165,9 +165,9 @@ export async function insertImport(
       ],
     );
     await q.query(
-      `INSERT INTO stock_movements (pharmacy_id, branch_id, product_id, batch_id, kind, delta, quantity_after, reason,
+      `INSERT INTO stock_movements (pharmacy_id, branch_id, product_id, batch_id, kind, delta, quantity_after, batch_quantity_after, reason,
                                     reference_type, reference_id, user_id, at)
-       SELECT $1, t.branch_id, t.product_id, t.batch_id, 'import', t.delta, t.after, 'Import', 'import', $7, $8, $9
+       SELECT $1, t.branch_id, t.product_id, t.batch_id, 'import', t.delta, t.after, t.delta, 'Import', 'import', $7, $8, $9
          FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::int[], $6::int[]) AS t(branch_id, product_id, batch_id, delta, after)`,
       [
         pharmacyId,

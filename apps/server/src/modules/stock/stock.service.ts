@@ -1,35 +1,75 @@
+import { DEFAULT_MIN_MARGIN_PERCENT } from '@pharmapoint/domain/margins';
+import { EXPIRY_ALERT_DAYS } from '@pharmapoint/domain/stock';
 import type { Queryable } from '../../db/database.ts';
-import type { RequestContext } from '../../platform/context.ts';
-import * as ledger from './ledger.ts';
-import * as scope from './scope.ts';
+import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
+import { AppError } from '../../platform/errors.ts';
+import * as ledger from './ledger.service.ts';
+import { findBranch, findFallbackBranchId, findSettingsDocument, type BranchRef } from './stock.repository.ts';
 
 /**
  * The stock module's public use cases for other modules (products, import, and later sales and purchases):
- * other modules call these, never the stock repository. Every function takes the caller's open transaction and
- * request context, so a sale's stock change commits or rolls back with the rest of the sale.
+ * other modules call these, never the stock repositories. Every function takes the caller's open transaction and
+ * request context, so a sale's stock change commits or rolls back with the rest of the sale, and the transaction's
+ * live stock events go out in one NOTIFY right before it commits.
  */
-export type { BatchSource, BatchTake, BatchTarget, StockChange, StockChangeResult } from './ledger.ts';
+export type { BatchSource, BatchTake, BatchTarget, StockChange, StockChangeResult } from './ledger.service.ts';
+
+type LedgerCaller = Pick<RequestContext, 'pharmacyId' | 'userId' | 'now'>;
 
 /** Applies one stock change through the ordered ledger (FEFO for decreases), with its live event on commit. */
-export function applyStockChange(q: Queryable, ctx: Pick<RequestContext, 'pharmacyId' | 'userId' | 'now'>, change: ledger.StockChange): Promise<ledger.StockChangeResult> {
+export function applyStockChange(q: Queryable, ctx: LedgerCaller, change: ledger.StockChange): Promise<ledger.StockChangeResult> {
   return ledger.applyStockChange(q, { pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now }, change);
 }
 
-/** Applies several stock changes in one step (rows locked in one order, so concurrent callers never deadlock). */
-export function applyStockChanges(
-  q: Queryable,
-  ctx: Pick<RequestContext, 'pharmacyId' | 'userId' | 'now'>,
-  changes: readonly ledger.StockChange[],
-): Promise<ledger.StockChangeResult[]> {
+/** Applies several stock changes in one step (rows locked in one global order, so concurrent callers never deadlock). */
+export function applyStockChanges(q: Queryable, ctx: LedgerCaller, changes: readonly ledger.StockChange[]): Promise<ledger.StockChangeResult[]> {
   return ledger.applyStockChanges(q, { pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now }, changes);
 }
 
-/** The branch a request works on: the one asked for, else the session's, else the default; 404 / 403 otherwise. */
-export function resolveBranch(q: Queryable, ctx: RequestContext, requested: string | null | undefined): Promise<{ id: string; name: string }> {
-  return scope.resolveBranch(q, ctx, null, requested);
+/**
+ * Locks the stock rows a caller applying changes one by one will touch, in the ledger's global order (creating
+ * the rows of increases): call it first, so a multi-product change never deadlocks with another.
+ */
+export function lockStockRows(
+  q: Queryable,
+  ctx: Pick<RequestContext, 'pharmacyId'>,
+  keys: readonly { branchId: string; productId: string; create?: boolean }[],
+): Promise<void> {
+  return ledger.lockStockRows(q, ctx.pharmacyId, keys);
+}
+
+/** The live stock events this transaction has recorded so far (they are NOTIFYed right before it commits). */
+export const stockEventsOf = ledger.stockEventsOf;
+
+/**
+ * The branch a request works on: the one asked for, else the session's, else the default branch. 404 for a
+ * branch that does not exist in the pharmacy, 403 BRANCH_NOT_ALLOWED for one the user may not see.
+ */
+export async function resolveBranch(q: Queryable, ctx: RequestContext, requested: string | null | undefined): Promise<{ id: string; name: string }> {
+  const id = requested ?? ctx.branchId ?? (await findFallbackBranchId(q, ctx.pharmacyId)) ?? null;
+  if (!id) throw new AppError('NOT_FOUND', { details: { branchId: null } });
+  const branch: BranchRef | undefined = await findBranch(q, ctx.pharmacyId, id);
+  if (!branch) throw new AppError('NOT_FOUND', { details: { branchId: id } });
+  if (!canSeeBranch(ctx, branch.id)) throw new AppError('BRANCH_NOT_ALLOWED');
+  return { id: branch.id, name: branch.name };
+}
+
+export interface StockSettings {
+  /** Percent, above 0 and below 100. */
+  defaultMinMarginPercent: number;
+  expiryAlertDays: number;
+  categories: string[];
 }
 
 /** The settings the stock screens use: default minimum margin (percent), expiry alert days and categories. */
-export function stockSettings(q: Queryable, ctx: Pick<RequestContext, 'pharmacyId'>): ReturnType<typeof scope.stockSettings> {
-  return scope.stockSettings(q, ctx.pharmacyId);
+export async function stockSettings(q: Queryable, ctx: Pick<RequestContext, 'pharmacyId'>): Promise<StockSettings> {
+  const doc = await findSettingsDocument(q, ctx.pharmacyId);
+  const margin = Number(doc.defaultMinMargin);
+  const alert = Number(doc.expiryAlertDays);
+  const categories = Array.isArray(doc.categories) ? doc.categories.filter((c): c is string => typeof c === 'string' && c.trim() !== '') : [];
+  return {
+    defaultMinMarginPercent: margin > 0 && margin < 100 ? margin : DEFAULT_MIN_MARGIN_PERCENT,
+    expiryAlertDays: Number.isInteger(alert) && alert >= 0 ? alert : EXPIRY_ALERT_DAYS,
+    categories,
+  };
 }

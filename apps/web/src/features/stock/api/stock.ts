@@ -2,26 +2,23 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type {
   Adjustment,
   AdjustmentListQueryInput,
+  AdjustmentListResponse,
   CreateAdjustmentInput,
   CreateTransferInput,
   ReceiveTransferInput,
   Transfer,
   TransferListQueryInput,
+  TransferListResponse,
 } from '@pharmapoint/domain/stock';
 import { api } from '@/lib/api';
+
+/** Every type here is z.infer of the domain schemas the server answers with (packages/domain/src/stock.ts). */
 
 /** Query keys: every stock query starts with 'stock' (the live stream refreshes them by prefix). */
 export const stockKeys = {
   adjustments: (query: AdjustmentListQueryInput) => ['stock', 'adjustments', query] as const,
   transfers: (query: TransferListQueryInput) => ['stock', 'transfers', query] as const,
 };
-
-interface Page<T> {
-  items: T[];
-  total: number;
-  limit: number;
-  offset: number;
-}
 
 function clean(input: Record<string, unknown>): Record<string, string | number | undefined> {
   const out: Record<string, string | number | undefined> = {};
@@ -32,7 +29,7 @@ function clean(input: Record<string, unknown>): Record<string, string | number |
 export function useAdjustments(query: AdjustmentListQueryInput) {
   return useQuery({
     queryKey: stockKeys.adjustments(query),
-    queryFn: ({ signal }) => api.get<Page<Adjustment>>('/api/stock/adjustments', { query: clean(query), signal }),
+    queryFn: ({ signal }) => api.get<AdjustmentListResponse>('/api/stock/adjustments', { query: clean(query), signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -50,7 +47,7 @@ export function useCreateAdjustment() {
 export function useTransfers(query: TransferListQueryInput) {
   return useQuery({
     queryKey: stockKeys.transfers(query),
-    queryFn: ({ signal }) => api.get<Page<Transfer>>('/api/stock/transfers', { query: clean(query), signal }),
+    queryFn: ({ signal }) => api.get<TransferListResponse>('/api/stock/transfers', { query: clean(query), signal }),
     placeholderData: keepPreviousData,
   });
 }

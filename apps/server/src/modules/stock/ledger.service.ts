@@ -8,24 +8,27 @@ import {
   type Allocation,
   type StockMovementKind,
 } from '@pharmapoint/domain/stock';
-import type { Queryable } from '../../db/database.ts';
+import { beforeCommit, type Queryable } from '../../db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { notifyStockChange } from '../../platform/events.ts';
+import * as repo from './ledger.repository.ts';
+import type { LedgerBatch, StockKey } from './ledger.repository.ts';
 
 /**
  * The stock ledger: the ONE way stock changes (sales, purchases, returns, adjustments, transfers, reservations,
  * opening stock). Each change, inside the caller's transaction:
  * - locks the branch_products row of the branch and product (SELECT ... FOR UPDATE), so concurrent changes of
- *   the same stock queue up and can never oversell;
+ *   the same stock queue up and can never oversell; several changes lock all their rows first, in one global
+ *   (branch, product) order (lockStockRows), so two multi-product changes never deadlock;
  * - for a decrease, takes from the batches first expiry first out (expired batches are not sellable: sale,
  *   transfer_out and reserve skip them; other kinds, such as an adjustment writing off, may take them or name
  *   a batch), and refuses to go below zero with 409 INSUFFICIENT_STOCK
  *   ('Insufficient stock for {product}. Available: {available}, Requested: {requested}');
  * - for an increase, adds to the named batch, to the batch of the same number, expiry and cost, or creates it;
- * - writes one stock_movements row per batch touched (delta, quantity_after = the on-hand total after it),
- *   updates the branch row and its stamps;
- * - announces the new stock through NOTIFY (delivered to every server instance when, and only if, the
- *   transaction commits) and records the event on the transaction's list (stockEventsOf(q)).
+ * - appends one stock_movements row per batch touched (delta; quantity_after = the branch's on-hand after it;
+ *   batch_quantity_after = the batch's), numbered in ledger order by `sequence`, and updates the branch row;
+ * - records the live event on the transaction; the transaction's events go out in as few NOTIFYs as the payload
+ *   limit allows, once, right before COMMIT (delivered to every server instance if, and only if, it commits).
  *
  * Quantities: branch_products.quantity is sellable stock, reserved_quantity what reservations hold. 'reserve'
  * moves pieces from quantity to reserved, 'release' back (both with movement delta 0), 'reserved_sold' takes
@@ -85,32 +88,38 @@ export interface StockChangeResult {
   batches: BatchTake[];
 }
 
-interface BranchRow {
-  quantity: number;
-  reserved_quantity: number;
-  purchase_price_cents: string | number;
+// ------------------------------------------------------------------------------------------- live events
+
+interface TransactionEvents {
+  pharmacyId: string;
+  events: StockEvent[];
 }
 
-interface BatchRow {
-  id: string;
-  batch_number: string | null;
-  expiry_date: string | null;
-  quantity: number;
-  reserved_quantity: number;
-  unit_cost_cents: string | number;
-  received_at: string;
-}
-
-const eventsByTransaction = new WeakMap<Queryable, StockEvent[]>();
+const eventsByTransaction = new WeakMap<Queryable, TransactionEvents>();
 
 /**
- * The stock events collected on this transaction's Queryable so far (one per change: the branch's stock after
- * it). The ledger has already NOTIFYed them (sent on commit); this list is for callers that want to answer
- * with them or publish elsewhere.
+ * Records a change's live event on its transaction. The first one registers the flush that runs right before
+ * COMMIT: every event of the transaction in one statement (as few NOTIFY payloads as the size limit allows).
+ */
+function recordEvent(q: Queryable, pharmacyId: string, event: StockEvent): void {
+  let pending = eventsByTransaction.get(q);
+  if (!pending) {
+    const created: TransactionEvents = { pharmacyId, events: [] };
+    eventsByTransaction.set(q, (pending = created));
+    beforeCommit(q, 'stock:events', () => notifyStockChange(q, created.events.map((e) => ({ pharmacyId: created.pharmacyId, ...e }))));
+  }
+  pending.events.push(event);
+}
+
+/**
+ * The stock events recorded on this transaction so far (one per change: the branch's stock after it), for
+ * callers that want to answer with them. They are NOTIFYed once, right before the transaction commits.
  */
 export function stockEventsOf(q: Queryable): readonly StockEvent[] {
-  return eventsByTransaction.get(q) ?? [];
+  return eventsByTransaction.get(q)?.events ?? [];
 }
+
+// ------------------------------------------------------------------------------------------- changes
 
 const SOURCE_OF_KIND: Partial<Record<StockMovementKind, BatchSource>> = {
   opening: 'opening',
@@ -122,13 +131,10 @@ const SOURCE_OF_KIND: Partial<Record<StockMovementKind, BatchSource>> = {
   sale_return: 'return',
 };
 
-const BATCH_COLUMNS = `id, batch_number, to_char(expiry_date, 'YYYY-MM-DD') AS expiry_date, quantity, reserved_quantity,
-  unit_cost_cents, received_at::text AS received_at`;
-
 async function productName(q: Queryable, pharmacyId: string, productId: string): Promise<string> {
-  const [row] = await q.query<{ name: string }>(`SELECT name FROM products WHERE pharmacy_id = $1 AND id = $2`, [pharmacyId, productId]);
-  if (!row) throw new AppError('NOT_FOUND', { details: { productId } });
-  return row.name;
+  const name = await repo.findProductName(q, pharmacyId, productId);
+  if (name === undefined) throw new AppError('NOT_FOUND', { details: { productId } });
+  return name;
 }
 
 async function insufficient(q: Queryable, pharmacyId: string, productId: string, available: number, requested: number): Promise<never> {
@@ -136,65 +142,57 @@ async function insufficient(q: Queryable, pharmacyId: string, productId: string,
   throw new AppError('INSUFFICIENT_STOCK', { values: { product, available, requested }, details: { productId, available, requested } });
 }
 
-/** Locks (creating it for an increase) the branch row of the product. */
-async function lockBranchRow(q: Queryable, pharmacyId: string, branchId: string, productId: string, create: boolean): Promise<BranchRow | null> {
-  const select = () =>
-    q.query<BranchRow>(
-      `SELECT quantity, reserved_quantity, purchase_price_cents FROM branch_products
-        WHERE pharmacy_id = $1 AND branch_id = $2 AND product_id = $3 FOR UPDATE`,
-      [pharmacyId, branchId, productId],
-    );
-  const [row] = await select();
+/** Locks (creating it for an increase) the branch row of the product; undefined when there is none to decrease. */
+async function lockBranchRow(q: Queryable, pharmacyId: string, key: StockKey, create: boolean): Promise<repo.BranchStock | undefined> {
+  const row = await repo.lockBranchStock(q, pharmacyId, key);
   if (row) return row;
-  await productName(q, pharmacyId, productId);
-  const [branch] = await q.query(`SELECT 1 FROM branches WHERE pharmacy_id = $1 AND id = $2`, [pharmacyId, branchId]);
-  if (!branch) throw new AppError('NOT_FOUND', { details: { branchId } });
-  if (!create) return null;
-  await q.query(
-    `INSERT INTO branch_products (pharmacy_id, branch_id, product_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-    [pharmacyId, branchId, productId],
-  );
-  const [created] = await select();
-  return created ?? null;
+  await productName(q, pharmacyId, key.productId);
+  if (!(await repo.branchExists(q, pharmacyId, key.branchId))) throw new AppError('NOT_FOUND', { details: { branchId: key.branchId } });
+  if (!create) return undefined;
+  await repo.createBranchStockRows(q, pharmacyId, [key]);
+  return repo.lockBranchStock(q, pharmacyId, key);
+}
+
+/** Does this change add pieces (and so may create the branch row)? */
+function isIncrease(change: StockChange): boolean {
+  return 'delta' in change && change.delta > 0;
 }
 
 /**
- * Locks the branch rows of several changes in (product id, branch id) order, so two transactions touching the
- * same products can never deadlock. applyStockChanges calls it; a caller applying changes one by one (a sale
- * with several items) should call it first.
+ * Takes the row locks of several changes before any of them is applied, in the ledger's one global order
+ * (branch, product): the missing rows of increases are created in that order, then every row is locked in it.
+ * applyStockChanges calls it; a use case applying changes one by one (an adjustment, a dispatch) calls it first.
  */
-export async function lockStockRows(q: Queryable, pharmacyId: string, keys: readonly { branchId: string; productId: string }[]): Promise<void> {
-  if (keys.length === 0) return;
-  await q.query(
-    `SELECT 1 FROM branch_products bp
-       JOIN unnest($2::uuid[], $3::uuid[]) AS k(branch_id, product_id) ON k.branch_id = bp.branch_id AND k.product_id = bp.product_id
-      WHERE bp.pharmacy_id = $1
-      ORDER BY bp.product_id, bp.branch_id
-      FOR UPDATE OF bp`,
-    [pharmacyId, keys.map((k) => k.branchId), keys.map((k) => k.productId)],
-  );
+export async function lockStockRows(q: Queryable, pharmacyId: string, changes: readonly (StockKey & { create?: boolean })[]): Promise<void> {
+  const keys = new Map<string, StockKey & { create: boolean }>();
+  for (const c of changes) {
+    const id = `${c.branchId}:${c.productId}`;
+    const known = keys.get(id);
+    keys.set(id, { branchId: c.branchId, productId: c.productId, create: (known?.create ?? false) || c.create === true });
+  }
+  const all = [...keys.values()];
+  await repo.createBranchStockRows(q, pharmacyId, all.filter((k) => k.create));
+  await repo.lockBranchStockRows(q, pharmacyId, all);
 }
 
-function take(batch: BatchRow, quantity: number): BatchTake {
-  return {
-    batchId: batch.id,
-    batchNumber: batch.batch_number,
-    expiryDate: batch.expiry_date,
-    unitCostCents: Number(batch.unit_cost_cents),
-    quantity,
-  };
+function toAllocatable(b: LedgerBatch, field: 'quantity' | 'reservedQuantity' = 'quantity') {
+  return { id: b.id, expiryDate: b.expiryDate, quantity: b[field], receivedAt: b.receivedAt };
+}
+
+function take(batch: LedgerBatch, quantity: number): BatchTake {
+  return { batchId: batch.id, batchNumber: batch.batchNumber, expiryDate: batch.expiryDate, unitCostCents: batch.unitCostCents, quantity };
 }
 
 /** The batch an increase goes into: named, found by number/expiry/cost, or created. */
 async function batchForIncrease(
   q: Queryable,
-  ctx: LedgerContext,
+  pharmacyId: string,
   change: StockChange,
-  branch: BranchRow,
-  batches: BatchRow[],
+  branch: repo.BranchStock,
+  batches: LedgerBatch[],
   today: string,
   now: Date,
-): Promise<BatchRow> {
+): Promise<LedgerBatch> {
   const target = change.batch;
   if (target && 'batchId' in target) {
     const found = batches.find((b) => b.id === target.batchId);
@@ -207,29 +205,22 @@ async function batchForIncrease(
   } else {
     // No batch named: a positive adjustment or return goes to the latest-expiring unexpired batch; otherwise
     // (or when there is none) to the unbatched remainder.
-    const live = batches.filter((b) => !isExpired(b.expiry_date, today) && b.expiry_date !== null);
+    const live = batches.filter((b) => !isExpired(b.expiryDate, today) && b.expiryDate !== null);
     const latest = live.sort((a, b) => compareFefo(toAllocatable(b), toAllocatable(a)))[0];
     if (latest && (change.kind === 'adjustment' || change.kind === 'sale_return' || change.kind === 'release')) return latest;
-    wanted = { batchNumber: null, expiryDate: null, unitCostCents: Number(branch.purchase_price_cents) };
+    wanted = { batchNumber: null, expiryDate: null, unitCostCents: branch.purchasePriceCents };
   }
-  const existing = batches.find(
-    (b) => b.batch_number === wanted.batchNumber && b.expiry_date === wanted.expiryDate && Number(b.unit_cost_cents) === wanted.unitCostCents,
-  );
+  const existing = batches.find((b) => b.batchNumber === wanted.batchNumber && b.expiryDate === wanted.expiryDate && b.unitCostCents === wanted.unitCostCents);
   if (existing) return existing;
-  const source = wanted.source ?? SOURCE_OF_KIND[change.kind] ?? 'adjustment';
-  const [created] = await q.query<BatchRow>(
-    `INSERT INTO batches (pharmacy_id, branch_id, product_id, batch_number, expiry_date, quantity, reserved_quantity, unit_cost_cents,
-                          received_at, source)
-     VALUES ($1, $2, $3, $4, $5, 0, 0, $6, $7, $8) RETURNING ${BATCH_COLUMNS}`,
-    [ctx.pharmacyId, change.branchId, change.productId, wanted.batchNumber, wanted.expiryDate, wanted.unitCostCents, now, source],
-  );
-  if (!created) throw new Error('batch insert returned nothing');
+  const created = await repo.insertBatch(q, pharmacyId, change, {
+    batchNumber: wanted.batchNumber,
+    expiryDate: wanted.expiryDate,
+    unitCostCents: wanted.unitCostCents,
+    source: wanted.source ?? SOURCE_OF_KIND[change.kind] ?? 'adjustment',
+    receivedAt: now,
+  });
   batches.push(created);
   return created;
-}
-
-function toAllocatable(b: BatchRow, field: 'quantity' | 'reserved_quantity' = 'quantity') {
-  return { id: b.id, expiryDate: b.expiry_date, quantity: b[field], receivedAt: b.received_at };
 }
 
 /**
@@ -246,22 +237,19 @@ export async function applyStockChange(q: Queryable, ctx: LedgerContext, change:
   if (!Number.isInteger(amount) || amount === 0 || (isReservation && amount < 0)) {
     throw new AppError('VALIDATION_FAILED', { message: 'A stock change must be a whole number of pieces other than 0.' });
   }
-  const increase = !isReservation && amount > 0;
-  const branch = await lockBranchRow(q, pharmacyId, change.branchId, change.productId, increase);
+  const branch = await lockBranchRow(q, pharmacyId, change, isIncrease(change));
   if (!branch) return insufficient(q, pharmacyId, change.productId, 0, Math.abs(amount));
 
-  const batches = await q.query<BatchRow>(
-    `SELECT ${BATCH_COLUMNS} FROM batches WHERE pharmacy_id = $1 AND branch_id = $2 AND product_id = $3`,
-    [pharmacyId, change.branchId, change.productId],
-  );
-  const named = change.batch && 'batchId' in change.batch ? batches.find((b) => b.id === (change.batch as { batchId: string }).batchId) : undefined;
-  if (change.batch && 'batchId' in change.batch && !named) throw new AppError('NOT_FOUND', { details: { batchId: change.batch.batchId } });
+  const batches = await repo.findBatches(q, pharmacyId, change);
+  const target = change.batch;
+  const named = target && 'batchId' in target ? batches.find((b) => b.id === target.batchId) : undefined;
+  if (target && 'batchId' in target && !named) throw new AppError('NOT_FOUND', { details: { batchId: target.batchId } });
 
-  // The pieces per batch, and which column they move: q = sellable, r = reserved.
-  const moves: { batch: BatchRow; dq: number; dr: number; delta: number }[] = [];
+  // The pieces per batch, and which column they move: dq = sellable, dr = reserved.
+  const moves: { batch: LedgerBatch; dq: number; dr: number; delta: number }[] = [];
   const includeExpired = change.includeExpired ?? !SELLABLE_ONLY_KINDS.includes(change.kind);
 
-  const allocate = async (field: 'quantity' | 'reserved_quantity', requested: number, expired: boolean): Promise<Allocation[]> => {
+  const allocate = async (field: 'quantity' | 'reservedQuantity', requested: number, expired: boolean): Promise<Allocation[]> => {
     const pool = named ? [named] : batches;
     const result = allocateFefo(
       pool.map((b) => toAllocatable(b, field)),
@@ -276,83 +264,75 @@ export async function applyStockChange(q: Queryable, ctx: LedgerContext, change:
   if (change.kind === 'reserve') {
     for (const a of await allocate('quantity', amount, false)) moves.push({ batch: byId(a.batchId), dq: -a.quantity, dr: a.quantity, delta: 0 });
   } else if (change.kind === 'release') {
-    for (const a of await allocate('reserved_quantity', amount, true)) moves.push({ batch: byId(a.batchId), dq: a.quantity, dr: -a.quantity, delta: 0 });
+    for (const a of await allocate('reservedQuantity', amount, true)) moves.push({ batch: byId(a.batchId), dq: a.quantity, dr: -a.quantity, delta: 0 });
   } else if (change.kind === 'reserved_sold') {
     if (amount > 0) throw new AppError('VALIDATION_FAILED', { message: 'reserved_sold takes stock out: its delta must be negative.' });
-    for (const a of await allocate('reserved_quantity', -amount, true)) moves.push({ batch: byId(a.batchId), dq: 0, dr: -a.quantity, delta: -a.quantity });
+    for (const a of await allocate('reservedQuantity', -amount, true)) moves.push({ batch: byId(a.batchId), dq: 0, dr: -a.quantity, delta: -a.quantity });
   } else if (amount < 0) {
     for (const a of await allocate('quantity', -amount, includeExpired)) moves.push({ batch: byId(a.batchId), dq: -a.quantity, dr: 0, delta: -a.quantity });
   } else {
-    const batch = await batchForIncrease(q, ctx, change, branch, batches, today, now);
+    const batch = await batchForIncrease(q, pharmacyId, change, branch, batches, today, now);
     moves.push({ batch, dq: amount, dr: 0, delta: amount });
   }
 
   let quantity = branch.quantity;
-  let reserved = branch.reserved_quantity;
+  let reserved = branch.reservedQuantity;
   const takes: BatchTake[] = [];
-  const movementRows: { batchId: string; delta: number; after: number }[] = [];
+  const lines: repo.MovementLine[] = [];
   for (const move of moves) {
-    await q.query(
-      `UPDATE batches SET quantity = quantity + $3, reserved_quantity = reserved_quantity + $4 WHERE pharmacy_id = $1 AND id = $2`,
-      [pharmacyId, move.batch.id, move.dq, move.dr],
-    );
     move.batch.quantity += move.dq;
-    move.batch.reserved_quantity += move.dr;
+    move.batch.reservedQuantity += move.dr;
     quantity += move.dq;
     reserved += move.dr;
     takes.push(take(move.batch, Math.abs(move.dq !== 0 ? move.dq : move.dr)));
-    movementRows.push({ batchId: move.batch.id, delta: move.delta, after: quantity + reserved });
+    lines.push({
+      batchId: move.batch.id,
+      delta: move.delta,
+      quantityAfter: quantity + reserved,
+      batchQuantityAfter: move.batch.quantity + move.batch.reservedQuantity,
+    });
   }
-  await q.query(
-    `INSERT INTO stock_movements (pharmacy_id, branch_id, product_id, batch_id, kind, delta, quantity_after, reason, reference_type,
-                                  reference_id, user_id, at)
-     SELECT $1, $2, $3, m.batch_id, $4, m.delta, m.after, $5, $6, $7, $8, $9
-       FROM unnest($10::uuid[], $11::int[], $12::int[]) WITH ORDINALITY AS m(batch_id, delta, after, n)
-      ORDER BY m.n`,
-    [
-      pharmacyId,
-      change.branchId,
-      change.productId,
-      change.kind,
-      change.reason,
-      change.reference?.type ?? null,
-      change.reference?.id ?? null,
-      ctx.userId,
-      now,
-      movementRows.map((m) => m.batchId),
-      movementRows.map((m) => m.delta),
-      movementRows.map((m) => m.after),
-    ],
+  await repo.addToBatches(q, pharmacyId, moves.map((m) => ({ batchId: m.batch.id, quantity: m.dq, reserved: m.dr })));
+  await repo.insertMovements(
+    q,
+    pharmacyId,
+    {
+      branchId: change.branchId,
+      productId: change.productId,
+      kind: change.kind,
+      reason: change.reason,
+      referenceType: change.reference?.type ?? null,
+      referenceId: change.reference?.id ?? null,
+      userId: ctx.userId,
+      at: now,
+    },
+    lines,
   );
-  await q.query(
-    `UPDATE branch_products SET quantity = $4, reserved_quantity = $5, last_stock_update_at = $6, last_stock_update_reason = $7, updated_at = $6
-      WHERE pharmacy_id = $1 AND branch_id = $2 AND product_id = $3`,
-    [pharmacyId, change.branchId, change.productId, quantity, reserved, now, change.reason],
-  );
+  await repo.updateBranchStock(q, pharmacyId, change, { quantity, reservedQuantity: reserved, reason: change.reason, at: now });
 
-  const event: StockEvent = {
+  recordEvent(q, pharmacyId, {
     productId: change.productId,
     branchId: change.branchId,
     quantity,
     reservedQuantity: reserved,
     reason: change.reason,
     at: now.toISOString(),
-  };
-  let list = eventsByTransaction.get(q);
-  if (!list) eventsByTransaction.set(q, (list = []));
-  list.push(event);
-  await notifyStockChange(q, { pharmacyId, ...event });
+  });
 
   return { branchId: change.branchId, productId: change.productId, quantity, reservedQuantity: reserved, batches: takes };
 }
 
 /**
- * Applies several changes in one go: locks every branch row first in product-id order (no deadlocks between
- * two multi-product changes), then applies them in the given order. All or nothing within the caller's
- * transaction.
+ * Applies several changes in one go: takes every row lock first in the global (branch, product) order, so two
+ * multi-product changes never deadlock, then applies them in the given order. All or nothing within the
+ * caller's transaction.
  */
 export async function applyStockChanges(q: Queryable, ctx: LedgerContext, changes: readonly StockChange[]): Promise<StockChangeResult[]> {
-  await lockStockRows(q, ctx.pharmacyId, changes);
+  await lockStockRows(
+    q,
+    ctx.pharmacyId,
+    changes.map((c) => ({ branchId: c.branchId, productId: c.productId, create: isIncrease(c) })),
+  );
   const results: StockChangeResult[] = [];
   for (const change of changes) results.push(await applyStockChange(q, ctx, change));
   return results;

@@ -1,0 +1,151 @@
+import type { Adjustment, AdjustmentReasonType } from '@pharmapoint/domain/stock';
+import type { Queryable } from '../../db/database.ts';
+
+/** Stock adjustments and their lines (the stock changes themselves go through the ledger). */
+
+export interface AdjustmentFilter {
+  ids?: readonly string[];
+  /** null = every branch. */
+  branchIds: readonly string[] | null;
+  productId?: string;
+  reasonType?: AdjustmentReasonType;
+  from?: string;
+  to?: string;
+}
+
+interface AdjustmentRow {
+  id: string;
+  branch_id: string;
+  branch_name: string;
+  reason: string;
+  user_id: string | null;
+  user_name: string | null;
+  created_at: string;
+}
+
+interface AdjustmentItemRow {
+  id: string;
+  adjustment_id: string;
+  product_id: string;
+  product_name: string;
+  batch_id: string | null;
+  batch_number: string | null;
+  delta: number;
+  reason_type: AdjustmentReasonType;
+  note: string | null;
+}
+
+function toAdjustment(row: AdjustmentRow, items: readonly AdjustmentItemRow[]): Adjustment {
+  return {
+    id: row.id,
+    branchId: row.branch_id,
+    branchName: row.branch_name,
+    reason: row.reason,
+    userId: row.user_id,
+    userName: row.user_name,
+    createdAt: row.created_at,
+    items: items
+      .filter((i) => i.adjustment_id === row.id)
+      .map((i) => ({
+        id: i.id,
+        productId: i.product_id,
+        productName: i.product_name,
+        batchId: i.batch_id,
+        batchNumber: i.batch_number,
+        delta: i.delta,
+        reasonType: i.reason_type,
+        note: i.note,
+      })),
+  };
+}
+
+function adjustmentWhere(pharmacyId: string, filter: AdjustmentFilter): { where: string; params: unknown[] } {
+  return {
+    where: `a.pharmacy_id = $1 AND ($2::uuid[] IS NULL OR a.id = ANY($2::uuid[])) AND ($3::uuid[] IS NULL OR a.branch_id = ANY($3::uuid[]))
+      AND ($4::uuid IS NULL OR EXISTS (SELECT 1 FROM stock_adjustment_items i WHERE i.pharmacy_id = a.pharmacy_id AND i.adjustment_id = a.id AND i.product_id = $4::uuid))
+      AND ($5::text IS NULL OR EXISTS (SELECT 1 FROM stock_adjustment_items i WHERE i.pharmacy_id = a.pharmacy_id AND i.adjustment_id = a.id AND i.reason_type = $5::text))
+      AND ($6::date IS NULL OR (a.created_at AT TIME ZONE 'Africa/Nairobi')::date >= $6::date)
+      AND ($7::date IS NULL OR (a.created_at AT TIME ZONE 'Africa/Nairobi')::date <= $7::date)`,
+    params: [pharmacyId, filter.ids ?? null, filter.branchIds, filter.productId ?? null, filter.reasonType ?? null, filter.from ?? null, filter.to ?? null],
+  };
+}
+
+/** Adjustments with their lines, newest first. */
+export async function findAdjustments(q: Queryable, pharmacyId: string, filter: AdjustmentFilter, page: { limit: number; offset: number }): Promise<Adjustment[]> {
+  const { where, params } = adjustmentWhere(pharmacyId, filter);
+  const heads = await q.query<AdjustmentRow>(
+    `SELECT a.id, a.branch_id, b.name AS branch_name, a.reason, a.user_id, u.name AS user_name, a.created_at
+       FROM stock_adjustments a
+       JOIN branches b ON b.pharmacy_id = a.pharmacy_id AND b.id = a.branch_id
+       LEFT JOIN users u ON u.id = a.user_id
+      WHERE ${where}
+      ORDER BY a.created_at DESC, a.id
+      LIMIT $8 OFFSET $9`,
+    [...params, page.limit, page.offset],
+  );
+  if (heads.length === 0) return [];
+  const items = await q.query<AdjustmentItemRow>(
+    `SELECT i.id, i.adjustment_id, i.product_id, p.name AS product_name, i.batch_id, bt.batch_number, i.delta, i.reason_type, i.note
+       FROM stock_adjustment_items i
+       JOIN products p ON p.pharmacy_id = i.pharmacy_id AND p.id = i.product_id
+       LEFT JOIN batches bt ON bt.pharmacy_id = i.pharmacy_id AND bt.id = i.batch_id
+      WHERE i.pharmacy_id = $1 AND i.adjustment_id = ANY($2::uuid[])
+      ORDER BY i.adjustment_id, i.position`,
+    [pharmacyId, heads.map((h) => h.id)],
+  );
+  return heads.map((h) => toAdjustment(h, items));
+}
+
+export async function countAdjustments(q: Queryable, pharmacyId: string, filter: AdjustmentFilter): Promise<number> {
+  const { where, params } = adjustmentWhere(pharmacyId, filter);
+  const [row] = await q.query<{ total: number }>(`SELECT count(*)::int AS total FROM stock_adjustments a WHERE ${where}`, params);
+  return row?.total ?? 0;
+}
+
+export async function insertAdjustment(
+  q: Queryable,
+  pharmacyId: string,
+  adjustment: { branchId: string; reason: string; userId: string; at: Date },
+): Promise<string> {
+  const [row] = await q.query<{ id: string }>(
+    `INSERT INTO stock_adjustments (pharmacy_id, branch_id, reason, user_id, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+    [pharmacyId, adjustment.branchId, adjustment.reason, adjustment.userId, adjustment.at],
+  );
+  if (!row) throw new Error('adjustment insert returned nothing');
+  return row.id;
+}
+
+export interface NewAdjustmentItem {
+  productId: string;
+  batchId: string | null;
+  delta: number;
+  reasonType: AdjustmentReasonType;
+  note: string | null;
+}
+
+/** The lines of an adjustment, in the request's order. */
+export async function insertAdjustmentItems(q: Queryable, pharmacyId: string, adjustmentId: string, items: readonly NewAdjustmentItem[]): Promise<void> {
+  await q.query(
+    `INSERT INTO stock_adjustment_items (pharmacy_id, adjustment_id, position, product_id, batch_id, delta, reason_type, note)
+     SELECT $1, $2, i.n - 1, i.product_id, i.batch_id, i.delta, i.reason_type, i.note
+       FROM unnest($3::uuid[], $4::uuid[], $5::int[], $6::text[], $7::text[]) WITH ORDINALITY AS i(product_id, batch_id, delta, reason_type, note, n)`,
+    [
+      pharmacyId,
+      adjustmentId,
+      items.map((i) => i.productId),
+      items.map((i) => i.batchId),
+      items.map((i) => i.delta),
+      items.map((i) => i.reasonType),
+      items.map((i) => i.note),
+    ],
+  );
+}
+
+/** The branch purchase price of a product (0 when the branch has no row for it). */
+export async function findBranchPurchasePrice(q: Queryable, pharmacyId: string, branchId: string, productId: string): Promise<number> {
+  const [row] = await q.query<{ purchase_price_cents: number }>(
+    `SELECT purchase_price_cents FROM branch_products WHERE pharmacy_id = $1 AND branch_id = $2 AND product_id = $3`,
+    [pharmacyId, branchId, productId],
+  );
+  return row?.purchase_price_cents ?? 0;
+}

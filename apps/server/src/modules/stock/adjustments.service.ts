@@ -1,0 +1,94 @@
+import {
+  ADJUSTMENT_REASON_LABELS,
+  type Adjustment,
+  type AdjustmentItemInput,
+  type AdjustmentListQuery,
+  type AdjustmentListResponse,
+  type CreateAdjustmentInput,
+} from '@pharmapoint/domain/stock';
+import type { Queryable } from '../../db/database.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { AppError } from '../../platform/errors.ts';
+import { audit } from '../audit/audit.service.ts';
+import * as repo from './adjustments.repository.ts';
+import { applyStockChange, lockStockRows, type BatchTarget } from './ledger.service.ts';
+import { resolveBranch } from './stock.service.ts';
+import { findProducts } from './stock.repository.ts';
+
+/**
+ * Stock adjustments: count corrections, damage, expiry write-offs and others, each line through the ledger
+ * (kind 'adjustment', reference the adjustment). All lines or none: one refused line rolls everything back.
+ */
+
+/** POST /api/stock/adjustments. */
+export async function createAdjustment(q: Queryable, ctx: RequestContext, input: CreateAdjustmentInput): Promise<Adjustment> {
+  const branch = await resolveBranch(q, ctx, input.branchId);
+  const productIds = [...new Set(input.items.map((i) => i.productId))];
+  const known = await findProducts(q, ctx.pharmacyId, productIds);
+  const missing = productIds.find((id) => !known.some((k) => k.id === id));
+  if (missing) throw new AppError('NOT_FOUND', { details: { productId: missing } });
+  // Every row this adjustment touches, locked (the rows of increases created) in the ledger's global order first.
+  await lockStockRows(
+    q,
+    ctx.pharmacyId,
+    input.items.map((i) => ({ branchId: branch.id, productId: i.productId, create: i.delta > 0 })),
+  );
+  const adjustmentId = await repo.insertAdjustment(q, ctx.pharmacyId, { branchId: branch.id, reason: input.reason, userId: ctx.userId, at: ctx.now });
+  const ledger = { pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now };
+  for (const item of input.items) {
+    const batch = await batchOf(q, ctx, branch.id, item);
+    await applyStockChange(q, ledger, {
+      kind: 'adjustment',
+      branchId: branch.id,
+      productId: item.productId,
+      delta: item.delta,
+      ...(batch ? { batch } : {}),
+      reason: `Adjustment: ${ADJUSTMENT_REASON_LABELS[item.reasonType].toLowerCase()}${item.note ? ` (${item.note})` : ''}`,
+      reference: { type: 'stock_adjustment', id: adjustmentId },
+      includeExpired: true,
+    });
+  }
+  await repo.insertAdjustmentItems(
+    q,
+    ctx.pharmacyId,
+    adjustmentId,
+    input.items.map((i) => ({ productId: i.productId, batchId: i.batchId ?? null, delta: i.delta, reasonType: i.reasonType, note: i.note ?? null })),
+  );
+  await audit(q, ctx, 'create', 'stock_adjustment', adjustmentId, null, input);
+  const [created] = await repo.findAdjustments(q, ctx.pharmacyId, { ids: [adjustmentId], branchIds: null }, { limit: 1, offset: 0 });
+  if (!created) throw new Error('the adjustment just created was not found');
+  return created;
+}
+
+/**
+ * The batch a line names: an existing one by id, or (a positive line with number and expiry) a batch of that
+ * number and expiry whose unit cost defaults to the branch purchase price; undefined lets the ledger choose.
+ */
+async function batchOf(q: Queryable, ctx: RequestContext, branchId: string, item: AdjustmentItemInput): Promise<BatchTarget | undefined> {
+  if (item.batchId) return { batchId: item.batchId };
+  if (!(item.delta > 0 && item.batchNumber && item.expiryDate)) return undefined;
+  const unitCostCents = item.unitCostCents ?? (await repo.findBranchPurchasePrice(q, ctx.pharmacyId, branchId, item.productId));
+  return { batchNumber: item.batchNumber, expiryDate: item.expiryDate, unitCostCents, source: 'adjustment' };
+}
+
+/** GET /api/stock/adjustments: newest first, of one branch or every branch the user may see. */
+export async function listAdjustments(q: Queryable, ctx: RequestContext, query: AdjustmentListQuery): Promise<AdjustmentListResponse> {
+  const branchIds = query.branchId ? [(await resolveBranch(q, ctx, query.branchId)).id] : ctx.visibleBranchIds;
+  const filter: repo.AdjustmentFilter = {
+    branchIds,
+    productId: query.productId,
+    reasonType: query.reasonType,
+    from: query.from,
+    to: query.to,
+  };
+  const items = await repo.findAdjustments(q, ctx.pharmacyId, filter, query);
+  const total = await repo.countAdjustments(q, ctx.pharmacyId, filter);
+  return { items, total, limit: query.limit, offset: query.offset };
+}
+
+/** GET /api/stock/adjustments/:id (404 for another tenant's id or a branch the user may not see). */
+export async function getAdjustment(q: Queryable, ctx: RequestContext, id: string): Promise<Adjustment> {
+  const [found] = await repo.findAdjustments(q, ctx.pharmacyId, { ids: [id], branchIds: ctx.visibleBranchIds }, { limit: 1, offset: 0 });
+  if (!found) throw new AppError('NOT_FOUND');
+  return found;
+}
