@@ -35,6 +35,27 @@ export interface Config {
   /** Seed demo data on first start. */
   seed: boolean;
   logLevel: string;
+  /**
+   * Which proxies in front of the server to believe about the client's address (X-Forwarded-For), passed to
+   * Fastify's trustProxy: false (the default: the TCP peer is the client), a hop count, or the proxies' addresses.
+   */
+  trustProxy: TrustProxy;
+}
+
+/** What Fastify's trustProxy takes: off, the proxies' addresses, or a hop count (a function of the hop). */
+export type TrustProxy = false | string[] | ((address: string, hop: number) => boolean);
+
+/** TRUST_PROXY: unset, '' or 'false' = off; a number = that many hops; else comma-separated addresses or CIDRs. */
+export function parseTrustProxy(value: string | undefined): TrustProxy {
+  const text = value?.trim() ?? '';
+  if (text === '' || text === 'false' || text === '0') return false;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    // As Fastify does for a number: the address `hops` steps from the server is the client's.
+    return (_address, hop) => hop < hops;
+  }
+  const addresses = text.split(',').map((a) => a.trim()).filter(Boolean);
+  return addresses.length ? addresses : false;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -60,5 +81,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: env.WEB_DIST ?? path.join(ROOT, 'apps/web/dist'),
     seed: env.SEED !== 'false',
     logLevel: env.LOG_LEVEL ?? 'info',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }

@@ -296,7 +296,7 @@ describe.each(testDatabaseKinds())('sign-in and sessions on %s', (kind) => {
   });
 
   it('offers Google only when it is configured', async () => {
-    expect((await t.client().get('/api/auth/providers')).body).toEqual({ google: false });
+    expect((await t.client().get('/api/auth/providers')).body).toEqual({ google: false, devMailbox: false }); // SMTP is configured: no dev mailbox
   });
 });
 

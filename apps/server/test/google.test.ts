@@ -43,7 +43,7 @@ describe.each(testDatabaseKinds())('Google sign-in (OpenID Connect) on %s', (kin
   }
 
   it('is offered when GOOGLE_CLIENT_ID is set', async () => {
-    expect((await t.client().get('/api/auth/providers')).body).toEqual({ google: true });
+    expect((await t.client().get('/api/auth/providers')).body).toEqual({ google: true, devMailbox: true });
   });
 
   it('signs an invited person in with their Google account, links it, and signs them in again by it', async () => {
@@ -97,7 +97,7 @@ describe('Google sign-in when not configured', () => {
   it('is hidden and its start route sends people back to the login page', async () => {
     const t = await createTestApp('pglite');
     try {
-      expect((await t.client().get('/api/auth/providers')).body).toEqual({ google: false });
+      expect((await t.client().get('/api/auth/providers')).body).toEqual({ google: false, devMailbox: true });
       const start = await t.client().get('/api/auth/google/start');
       expect(start.status).toBe(302);
       expect(start.headers.location).toBe('/login?error=google_failed');

@@ -141,6 +141,8 @@ describe.each(testDatabaseKinds())('the route table on %s', (kind) => {
         'GET /api/auth/google/start',
         'GET /api/auth/google/callback',
         'GET /api/openapi.json',
+        'GET /health',
+        'GET /health/ready',
       ].sort(),
     );
   });

@@ -53,6 +53,48 @@ export const setPinRequestSchema = z.strictObject({
   currentPassword: z.string().min(1).max(200),
 });
 
+/** POST /api/auth/accept-invite: the invitation link's token and the new password twice. */
+export const acceptInviteRequestSchema = z.strictObject({
+  token: z.string().min(1).max(200),
+  password: z.string().max(200),
+  confirmPassword: z.string().max(200),
+});
+
+/** POST /api/auth/resend-verification and other bodiless writes: nothing, or an empty object. */
+export const emptyRequestSchema = z.strictObject({}).optional();
+
+/** GET /api/auth/invite/:token */
+export const inviteTokenParamsSchema = z.strictObject({ token: z.string().min(1).max(200) });
+
+/** GET /api/auth/google/start: where to return to after sign-in. */
+export const googleStartQuerySchema = z.strictObject({ from: z.string().max(500).optional() });
+
+/** GET /api/auth/google/callback: what Google sends back (code and state, or an error). */
+export const googleCallbackQuerySchema = z.object({
+  code: z.string().max(2000).optional(),
+  state: z.string().max(200).optional(),
+  error: z.string().max(200).optional(),
+});
+
+/** The answer of writes that only confirm: a sentence for the user. */
+export const messageResponseSchema = z.object({ message: z.string() });
+export type MessageResponse = z.infer<typeof messageResponseSchema>;
+
+/** GET /api/auth/providers: the sign-in methods offered, and whether email goes to the dev mailbox. */
+export const authProvidersResponseSchema = z.object({
+  google: z.boolean(),
+  /** No SMTP server: email stays on the server and shows at /dev/mailbox (readable from the machine itself). */
+  devMailbox: z.boolean(),
+});
+export type AuthProvidersResponse = z.infer<typeof authProvidersResponseSchema>;
+
+/** GET /api/auth/invite/:token: who an invitation is for. */
+export const inviteDetailsResponseSchema = z.object({ email: z.string(), name: z.string(), pharmacyName: z.string() });
+export type InviteDetailsResponse = z.infer<typeof inviteDetailsResponseSchema>;
+
+/** A redirect (Google sign-in): no body. */
+export const redirectResponseSchema = z.null().describe('A redirect: see the Location header');
+
 export const switchBranchRequestSchema = z.strictObject({ branchId: z.uuid() });
 
 export const branchSummarySchema = z.object({ id: z.string(), name: z.string(), isDefault: z.boolean() });
@@ -96,3 +138,7 @@ export const meResponseSchema = z.object({
   session: z.object({ locked: z.boolean(), lockAfterMinutes: z.number(), autoLogoutMinutes: z.number() }),
 });
 export type MeResponse = z.infer<typeof meResponseSchema>;
+
+/** POST /api/auth/login and /api/auth/accept-invite: the me document of the new session and a greeting. */
+export const signedInResponseSchema = meResponseSchema.extend({ message: z.string() });
+export type SignedInResponse = z.infer<typeof signedInResponseSchema>;

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { registerAdmin } from './admin/admin.routes.ts';
 import { registerAuth } from './auth/auth.routes.ts';
 import { registerEvents } from './events/events.routes.ts';
+import { registerHealth } from './health/health.routes.ts';
 import { registerJobs } from './jobs/jobs.routes.ts';
 import { registerProductImport } from './product-import/import.routes.ts';
 import { registerProducts } from './products/products.routes.ts';
@@ -16,6 +17,7 @@ export type { ModuleRegistrar };
 
 /** Every module of the server as a Fastify plugin, in registration order (app.register(module, deps)). */
 export const modules: FastifyPluginAsync<AppDeps>[] = [
+  modulePlugin('health', registerHealth),
   modulePlugin('auth', registerAuth),
   modulePlugin('tenancy', registerTenancy),
   modulePlugin('users', registerUsers),

@@ -158,6 +158,7 @@ export const authPlugin = fp<{ db: Database; config: Config }>(async (app: Fasti
   // allowed or without the CSRF token gets 401/403, never a 400 about a body they may not send at all.
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api') && !request.url.startsWith('/health')) return;
+    if (request.url.startsWith('/health') && request.routeOptions.config?.access === 'public') return; // health checks: no session lookup
     // Hand every browser a CSRF token it can echo back in a header (double-submit cookie).
     if (!request.cookies[CSRF_COOKIE]) {
       reply.setCookie(CSRF_COOKIE, newSecret(24), { path: '/', sameSite: 'lax', secure: config.secureCookies });

@@ -1,10 +1,10 @@
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
-import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { googleCallbackQuerySchema, googleStartQuerySchema, redirectResponseSchema } from '@pharmapoint/domain/auth';
 import type { App, AppDeps } from '../../platform/module.ts';
 import { setSessionCookie } from '../../platform/auth-plugin.ts';
 import { newSecret } from '../../platform/tokens.ts';
-import { findUserByEmail, openSession } from './auth.service.ts';
+import { googleUser, openSession } from './auth.service.ts';
 
 const STATE_COOKIE = 'pp_oidc';
 const STATE_MINUTES = 10;
@@ -39,6 +39,7 @@ function safeReturnPath(value: string | undefined): string {
  */
 export async function registerGoogle(app: App, deps: AppDeps): Promise<void> {
   const { db, config } = deps;
+  const redirect = { 302: redirectResponseSchema };
   const r = app.withTypeProvider<ZodTypeProvider>();
   let discovery: Promise<Discovery> | null = null;
   let jwks: ReturnType<typeof createRemoteJWKSet> | null = null;
@@ -61,7 +62,7 @@ export async function registerGoogle(app: App, deps: AppDeps): Promise<void> {
     '/api/auth/google/start',
     {
       config: { access: 'public' },
-      schema: { tags: ['auth'], summary: 'Start Google sign-in (redirects to Google)', querystring: z.strictObject({ from: z.string().max(500).optional() }) },
+      schema: { tags: ['auth'], summary: 'Start Google sign-in (redirects to Google)', querystring: googleStartQuerySchema, response: redirect },
     },
     async (request, reply) => {
       if (!config.googleClientId) return reply.redirect('/login?error=google_failed');
@@ -102,7 +103,8 @@ export async function registerGoogle(app: App, deps: AppDeps): Promise<void> {
       schema: {
         tags: ['auth'],
         summary: 'Google sign-in callback',
-        querystring: z.object({ code: z.string().max(2000).optional(), state: z.string().max(200).optional(), error: z.string().max(200).optional() }),
+        querystring: googleCallbackQuerySchema,
+        response: redirect,
       },
     },
     async (request, reply) => {
@@ -118,7 +120,9 @@ export async function registerGoogle(app: App, deps: AppDeps): Promise<void> {
         }
         if (!request.query.code || !request.query.state || request.query.state !== saved.state) throw new GoogleSignInError('google_failed');
         const claims = await exchange(request.query.code, saved.nonce);
-        const userId = await findGoogleUser(claims);
+        const found = await googleUser(db, claims);
+        if ('refusal' in found) throw new GoogleSignInError(found.refusal);
+        const userId = found.userId;
         const session = await openSession(deps, userId, { ip: request.ip, userAgent: request.headers['user-agent'] });
         setSessionCookie(reply, config, session.token, session.expires);
         return reply.redirect(safeReturnPath(saved.from));
@@ -150,33 +154,5 @@ export async function registerGoogle(app: App, deps: AppDeps): Promise<void> {
     const { payload } = await jwtVerify(body.id_token, jwks, { issuer: endpoints.issuer, audience: config.googleClientId! });
     if (payload.nonce !== nonce) throw new GoogleSignInError('google_failed');
     return payload as JWTPayload & { email?: string; email_verified?: boolean; name?: string };
-  }
-
-  async function findGoogleUser(claims: JWTPayload & { email?: string; email_verified?: boolean }): Promise<string> {
-    const subject = claims.sub;
-    const email = claims.email?.toLowerCase();
-    if (!subject) throw new GoogleSignInError('google_failed');
-    return db.transaction({}, async (q) => {
-      const [linked] = await q.query<{ id: string; is_active: boolean; is_disabled: boolean }>(
-        `SELECT id, is_active, is_disabled FROM users WHERE google_subject = $1`,
-        [subject],
-      );
-      if (linked) {
-        if (!linked.is_active || linked.is_disabled) throw new GoogleSignInError('google_failed');
-        return linked.id;
-      }
-      if (!email || claims.email_verified !== true) throw new GoogleSignInError('account_not_found');
-      const user = await findUserByEmail(q, email, true);
-      if (!user) throw new GoogleSignInError('account_not_found');
-      if (user.password_hash || user.google_subject) throw new GoogleSignInError('other_method');
-      if (!user.is_active || user.is_disabled) throw new GoogleSignInError('google_failed');
-      // An invited user who has not chosen a password yet: their Google account becomes their sign-in.
-      await q.query(
-        `UPDATE users SET google_subject = $2, email_verified_at = COALESCE(email_verified_at, now()), updated_at = now() WHERE id = $1`,
-        [user.id, subject],
-      );
-      await q.query(`UPDATE one_time_tokens SET used_at = now() WHERE user_id = $1 AND purpose = 'invite' AND used_at IS NULL`, [user.id]);
-      return user.id;
-    });
   }
 }

@@ -1,4 +1,4 @@
-import type { MeResponse } from '@pharmapoint/domain/auth';
+import type { AuthProvidersResponse, MeResponse } from '@pharmapoint/domain/auth';
 import { api } from '@/lib/api';
 
 /** The sign-in and session endpoints (seed 000 sections 4 and 5). */
@@ -26,5 +26,5 @@ export const acceptInvite = (token: string, password: string, confirmPassword: s
   api.post<MeResponse | { message?: string }>('/api/auth/accept-invite', { token, password, confirmPassword });
 export const verifyEmail = (mode: string, oobCode: string) => api.post<{ message?: string; demo?: boolean }>('/api/auth/verify-email', { mode, oobCode });
 export const resendVerification = () => api.post<{ message?: string }>('/api/auth/resend-verification');
-export const getProviders = () => api.get<{ google: boolean }>('/api/auth/providers');
+export const getProviders = () => api.get<AuthProvidersResponse>('/api/auth/providers');
 export const switchBranch = (branchId: string) => api.post<MeResponse | { ok: true }>('/api/me/branch', { branchId });

@@ -122,6 +122,14 @@ export default function LoginPage() {
           {submitting ? t('login.signingIn') : t('login.signIn')}
         </Button>
       </form>
+      {providers.data?.devMailbox ? (
+        <p className="mt-4 rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-700">
+          {t('login.devMailbox')}{' '}
+          <a href="/dev/mailbox" className="font-medium text-primary hover:underline">
+            /dev/mailbox
+          </a>
+        </p>
+      ) : null}
       {providers.data?.google ? (
         <>
           <div className="my-5 flex items-center gap-3 text-xs uppercase text-slate-400">
