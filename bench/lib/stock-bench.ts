@@ -74,7 +74,7 @@ export async function benchEnv(kind: BenchKind): Promise<BenchEnv> {
   }
   await db.owner.query(`INSERT INTO settings (pharmacy_id, document) VALUES ($1, $2)`, [pharmacyId, JSON.stringify({ categories: ['Medicine', 'Equipment', 'Supplies', 'Cosmetics', 'Supplements'] })]);
   await db.owner.query(
-    `INSERT INTO subscriptions (pharmacy_id, plan_id, status, max_products, max_transactions, max_users, max_branches) VALUES ($1, 'standard', 'active', -1, -1, -1, -1)`,
+    `INSERT INTO subscriptions (pharmacy_id, plan_id, status, max_products, max_transactions, max_users, max_branches, hosting_paid_until) VALUES ($1, 'standard', 'active', -1, -1, -1, -1, now() + interval '1 year')`,
     [pharmacyId],
   );
   await db.owner.query(`INSERT INTO memberships (pharmacy_id, user_id, role, is_owner, has_pos_access, default_branch_id) VALUES ($1, $2, 'owner', true, true, $3)`, [

@@ -202,5 +202,16 @@ describe.each(testDatabaseKinds())('product import (POST /api/products/import) o
     expect(response.body.error.message).toMatch(/^Limit exceeded\. Plan allows 50, current usage: 0/);
     const [{ n }] = (await t.db.owner.query<{ n: number }>(`SELECT count(*)::int AS n FROM products WHERE pharmacy_id = $1`, [trial.pharmacyId])) as [{ n: number }];
     expect(n).toBe(0);
+    // Dry runs check the limit as the import would, without keeping the places they check: two dry runs of 30
+    // leave room for the import of the same 30 (of 50).
+    const thirty = [HEADER, ...rows.slice(0, 30)].join('\n');
+    for (const dryRun of ['true', 'true', 'false']) {
+      const answer = await client.request('POST', `/api/products/import?dryRun=${dryRun}`, thirty, { 'content-type': 'text/csv' });
+      expect(answer.status, `dryRun=${dryRun}`).toBe(200);
+      expect(answer.body).toMatchObject({ imported: 30, productsCreated: 30 });
+    }
+    const second = await client.request('POST', '/api/products/import?dryRun=true', [HEADER, ...rows.slice(30)].join('\n'), { 'content-type': 'text/csv' });
+    expect(second.status).toBe(402);
+    expect(second.body.error.message).toMatch(/^Limit exceeded\. Plan allows 50, current usage: 30/);
   });
 });
