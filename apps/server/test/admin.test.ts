@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import { createPharmacyWithStaff, createUser, type PharmacyFixture } from './fixtures.ts';
 import type { TestClient } from './http.ts';
-import { loginAs, setSubscription } from './platform-helpers.ts';
+import { loginAs, setSubscription, syncUsageCounters } from './platform-helpers.ts';
 
 interface AdminPharmacyBody {
   id: string;
@@ -34,12 +34,13 @@ describe.each(testDatabaseKinds())("the operator's admin endpoints on %s", (kind
     await setSubscription(t.db, expired.pharmacyId, { trial_end_date: '-3 days', end_date: '-3 days' });
     await t.db.owner.query(`DELETE FROM subscriptions WHERE pharmacy_id = $1`, [bare.pharmacyId]);
     await t.db.owner.query(`INSERT INTO products (pharmacy_id, name) SELECT $1, 'Product ' || g FROM generate_series(1, 7) g`, [standard.pharmacyId]);
+    await syncUsageCounters(t.db, standard.pharmacyId);
     const op = await createUser(t.db, { email: 'operator@platform.test', name: 'Platform Operator', isPlatformOperator: true });
     operator = await loginAs(t, op.email);
   });
   afterAll(async () => t?.close());
 
-  it('lists every pharmacy with its plan, state, usage counted from real rows and creation date', async () => {
+  it('lists every pharmacy with its plan, state, usage from the usage counters and creation date', async () => {
     const res = await operator.get('/api/admin/pharmacies');
     expect(res.status).toBe(200);
     const byId = new Map((res.body.pharmacies as AdminPharmacyBody[]).map((p) => [p.id, p]));

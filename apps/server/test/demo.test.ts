@@ -47,8 +47,15 @@ describe.each(testDatabaseKinds())('the read-only demo on %s', (kind) => {
     for (const url of ['/api/settings', '/api/subscription', '/api/branches', '/api/pharmacy/theme']) {
       expect((await demo.get(url)).status, url).toBe(200);
     }
-    // No integration secrets for the demo visitor.
-    expect((await demo.get('/api/settings')).body.secretsHidden).toBe(true);
+    // No integration secrets for the demo visitor (nor anyone: only whether each is set), and nothing to edit.
+    await t.db.owner.query(
+      `UPDATE settings SET document = jsonb_set(document, '{integrations,mobileMoney,passkey}', '"demo-passkey"') WHERE pharmacy_id = $1`,
+      [ph.pharmacyId],
+    );
+    const settings = await demo.get('/api/settings');
+    expect(settings.body.secretsSet['integrations.mobileMoney.passkey']).toBe(true);
+    expect(JSON.stringify(settings.body)).not.toContain('demo-passkey');
+    expect(settings.body.editableSections).toEqual([]);
   });
 
   it(`refuses every write with 403 '${DEMO_MESSAGE}' and writes nothing`, async () => {

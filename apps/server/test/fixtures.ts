@@ -1,6 +1,7 @@
 import type { Role } from '@pharmapoint/domain/permissions';
 import type { Database } from '../src/db/database.ts';
 import { hashPassword } from '../src/platform/passwords.ts';
+import { recountPlanUsage } from '../src/modules/subscription/subscription.service.ts';
 import { createPharmacy } from '../src/modules/tenancy/pharmacy.service.ts';
 
 /** The password of every fixture user unless a test picks another. */
@@ -48,7 +49,8 @@ export interface PharmacyFixture {
 
 /**
  * A pharmacy with its branches and one user per role, through the real createPharmacy. Role 'demo' flags the
- * pharmacy as a demo pharmacy (as demo_pharmacy_shared is). Cashiers get POS access.
+ * pharmacy as a demo pharmacy (as demo_pharmacy_shared is). Cashiers get POS access. The usage counters
+ * match the rows (a trial fixture with several staff is over its user limit, as a test may want).
  */
 export async function createPharmacyWithStaff(
   db: Database,
@@ -77,6 +79,8 @@ export async function createPharmacyWithStaff(
     );
     users[role] = user;
   }
+  // The staff above are written directly, without taking plan places: the usage counters follow the rows.
+  await db.transaction({ pharmacyId: created.pharmacyId }, (q) => recountPlanUsage(q, created.pharmacyId));
   return { pharmacyId: created.pharmacyId, branches: created.branches, users };
 }
 

@@ -1,4 +1,5 @@
 import type { Database } from '../src/db/database.ts';
+import { recountPlanUsage } from '../src/modules/subscription/subscription.service.ts';
 import type { TestApp } from './app.ts';
 import { FIXTURE_PASSWORD } from './fixtures.ts';
 import type { TestClient } from './http.ts';
@@ -53,4 +54,30 @@ export async function setSubscription(
     }
   }
   await db.owner.query(`UPDATE subscriptions SET ${sets.join(', ')} WHERE pharmacy_id = $1`, params);
+}
+
+/**
+ * After a test wrote products, members or branches directly (not through the use cases, which keep the usage
+ * counters), sets the pharmacy's counters to its rows, as the seed does.
+ */
+export async function syncUsageCounters(db: Database, pharmacyId: string): Promise<void> {
+  await db.transaction({ pharmacyId }, (q) => recountPlanUsage(q, pharmacyId));
+}
+
+/** The pharmacy's usage counters next to the counts of its rows (they must agree). */
+export async function usageCountersAndRows(
+  db: Database,
+  pharmacyId: string,
+): Promise<{ counters: Record<'products' | 'users' | 'branches', number>; rows: Record<'products' | 'users' | 'branches', number> }> {
+  const [counters] = await db.owner.query<{ products: number; users: number; branches: number }>(
+    `SELECT products, users, branches FROM usage_counters WHERE pharmacy_id = $1`,
+    [pharmacyId],
+  );
+  const [rows] = await db.owner.query<{ products: number; users: number; branches: number }>(
+    `SELECT (SELECT count(*)::int FROM products WHERE pharmacy_id = $1) AS products,
+            (SELECT count(*)::int FROM memberships WHERE pharmacy_id = $1 AND is_active AND role <> 'demo') AS users,
+            (SELECT count(*)::int FROM branches WHERE pharmacy_id = $1 AND is_active) AS branches`,
+    [pharmacyId],
+  );
+  return { counters: counters ?? { products: -1, users: -1, branches: -1 }, rows: rows! };
 }

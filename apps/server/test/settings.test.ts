@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, type Settings } from '@pharmapoint/domain/settings';
+import { DEFAULT_SETTINGS, SECRET_SETTINGS_FIELDS, SETTINGS_SECTIONS, type Settings } from '@pharmapoint/domain/settings';
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import { createPharmacyWithStaff, type PharmacyFixture } from './fixtures.ts';
 import type { TestClient } from './http.ts';
 import { countRows, loginAs, tenantSnapshot } from './platform-helpers.ts';
+
+const allSecretsSet = (set: boolean) => Object.fromEntries(SECRET_SETTINGS_FIELDS.map((path) => [path, set]));
 
 describe.each(testDatabaseKinds())('settings and theme on %s', (kind) => {
   let t: TestApp;
@@ -150,12 +152,15 @@ describe.each(testDatabaseKinds())('settings and theme on %s', (kind) => {
       defaultBranch: 'Main Branch',
       enableDiscounts: false,
     });
+    // The secrets are stored, and never sent back: the answer says only that each is set.
     const stored = await storedDocument(ph.pharmacyId);
-    expect(stored).toEqual(res.body.settings);
+    expect(stored).toEqual({ ...res.body.settings, integrations: next.integrations });
+    expect(res.body.settings.integrations.mobileMoney).toMatchObject({ consumerKey: '', consumerSecret: '', passkey: '', shortcode: '174379' });
+    expect(res.body.secretsSet).toEqual(allSecretsSet(true));
     const reread = await owner.get('/api/settings');
     expect(reread.body.settings).toEqual(res.body.settings);
-    expect(reread.body.secretsHidden).toBe(false);
-    expect(reread.body.settings.integrations.mobileMoney.consumerSecret).toBe('cs-secret');
+    expect(reread.body.secretsSet).toEqual(allSecretsSet(true));
+    expect(reread.body.editableSections).toEqual(SETTINGS_SECTIONS.map((section) => section.id));
 
     // The business name is the pharmacy's name everywhere (sidebar, /api/me).
     expect((await cashier.get('/api/me')).body.pharmacy.name).toBe('Neema Chemists Ltd');
@@ -170,16 +175,47 @@ describe.each(testDatabaseKinds())('settings and theme on %s', (kind) => {
     expect(audit?.after.integrations.mobileMoney).toMatchObject({ consumerKey: '', consumerSecret: '', passkey: '', shortcode: '174379' });
   });
 
-  it('hides the integration secrets from members without a settings permission', async () => {
-    const res = await cashier.get('/api/settings');
-    expect(res.status).toBe(200);
-    expect(res.body.secretsHidden).toBe(true);
-    expect(res.body.settings.integrations.mobileMoney).toEqual({ enabled: true, shortcode: '174379', consumerKey: '', consumerSecret: '', passkey: '' });
-    expect(res.body.settings.pharmacyName).toBe('Neema Chemists Ltd');
-    // The manager holds settings:business: a settings manager sees them.
-    const managerView = await manager.get('/api/settings');
-    expect(managerView.body.secretsHidden).toBe(false);
-    expect(managerView.body.settings.integrations.mobileMoney.passkey).toBe('pk-secret');
+  it('never sends a secret value to anyone: GET says only whether each is set', async () => {
+    for (const client of [owner, manager, cashier]) {
+      const res = await client.get('/api/settings');
+      expect(res.status).toBe(200);
+      expect(res.body.settings.integrations.mobileMoney).toEqual({ enabled: true, shortcode: '174379', consumerKey: '', consumerSecret: '', passkey: '' });
+      expect(res.body.secretsSet).toEqual(allSecretsSet(true));
+      expect(JSON.stringify(res.body)).not.toMatch(/ck-secret|cs-secret|pk-secret/);
+      expect(res.body.settings.pharmacyName).toBe('Neema Chemists Ltd');
+    }
+    // What each may change: the manager (settings:business) the business and display sections, the cashier nothing.
+    expect((await manager.get('/api/settings')).body.editableSections).toEqual(['business', 'display']);
+    expect((await cashier.get('/api/settings')).body.editableSections).toEqual([]);
+  });
+
+  it("keeps a stored secret when a save sends it empty, replaces it when given, clears it with null", async () => {
+    const current = (await owner.get('/api/settings')).body.settings as Settings;
+    // The screen sends back what GET gave it: empty secrets. The stored ones stay.
+    const kept = await owner.put('/api/settings', { ...current, pharmacyTagline: 'Kept secrets' });
+    expect(kept.status).toBe(200);
+    expect((await storedDocument(ph.pharmacyId)).integrations.mobileMoney).toMatchObject({
+      consumerKey: 'ck-secret',
+      consumerSecret: 'cs-secret',
+      passkey: 'pk-secret',
+    });
+    const withNew = { ...current.integrations.mobileMoney, consumerKey: '', consumerSecret: 'cs-rotated', passkey: null };
+    const changed = await owner.put('/api/settings', { ...current, integrations: { ...current.integrations, mobileMoney: withNew } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.secretsSet).toEqual({
+      'integrations.mobileMoney.consumerKey': true,
+      'integrations.mobileMoney.consumerSecret': true,
+      'integrations.mobileMoney.passkey': false,
+    });
+    expect(JSON.stringify(changed.body)).not.toMatch(/ck-secret|cs-rotated/);
+    expect((await storedDocument(ph.pharmacyId)).integrations.mobileMoney).toMatchObject({
+      consumerKey: 'ck-secret',
+      consumerSecret: 'cs-rotated',
+      passkey: '',
+    });
+    // Put the passkey back for the tests below.
+    const restore = { ...current.integrations.mobileMoney, consumerKey: '', consumerSecret: 'cs-secret', passkey: 'pk-secret' };
+    expect((await owner.put('/api/settings', { ...current, integrations: { ...current.integrations, mobileMoney: restore } })).status).toBe(200);
   });
 
   it('refuses bad documents with 400 and keeps the stored one', async () => {
@@ -220,6 +256,58 @@ describe.each(testDatabaseKinds())('settings and theme on %s', (kind) => {
     expect(refused.status).toBe(403);
     expect(refused.body.error.message).toBe("You don't have permission to access this page.");
     expect(await tenantSnapshot(t.db, ph.pharmacyId)).toEqual(before);
+  });
+
+  it('refuses a manager (settings:business) tax, margins, payment methods, M-Pesa and stock settings, writing nothing', async () => {
+    const current = (await manager.get('/api/settings')).body.settings as Settings;
+    const mpesa = current.integrations.mobileMoney;
+    const attempts: [string, Settings | Record<string, unknown>][] = [
+      ['taxAndMoney', { ...current, taxRate: 0 }],
+      ['pricing', { ...current, defaultMinMargin: 1 }],
+      ['pricing', { ...current, enforceMargins: !current.enforceMargins }],
+      ['payment', { ...current, paymentMethods: ['Cash'] }],
+      ['integrations', { ...current, integrations: { ...current.integrations, mobileMoney: { ...mpesa, shortcode: '600000' } } }],
+      ['integrations', { ...current, integrations: { ...current.integrations, mobileMoney: { ...mpesa, passkey: 'manager-passkey' } } }],
+      ['integrations', { ...current, integrations: { ...current.integrations, mobileMoney: { ...mpesa, consumerSecret: null } } }],
+      ['stock', { ...current, expiryAlertDays: 90 }],
+      ['invoicing', { ...current, invoicePrefix: 'MGR' }],
+      ['switches', { ...current, enableDiscounts: !current.enableDiscounts }],
+    ];
+    const before = await tenantSnapshot(t.db, ph.pharmacyId);
+    const storedBefore = await storedDocument(ph.pharmacyId);
+    for (const [section, body] of attempts) {
+      const res = await manager.put('/api/settings', body);
+      expect(res.status, section).toBe(403);
+      expect(res.body.error.code).toBe('FORBIDDEN');
+      expect(res.body.error.details.sections).toEqual([section]);
+    }
+    // A business change mixed with a tax change is refused whole.
+    const mixed = await manager.put('/api/settings', { ...current, pharmacyTagline: 'Mixed', taxRate: 0 });
+    expect(mixed.status).toBe(403);
+    expect(await tenantSnapshot(t.db, ph.pharmacyId)).toEqual(before);
+    expect(await storedDocument(ph.pharmacyId)).toEqual(storedBefore);
+  });
+
+  it('gates each section by its permission: an explicit settings:invoice list saves invoicing only', async () => {
+    await t.db.owner.query(`UPDATE memberships SET permissions = $3 WHERE pharmacy_id = $1 AND user_id = $2`, [
+      ph.pharmacyId,
+      ph.users.cashier!.id,
+      ['dashboard:view', 'settings:invoice'],
+    ]);
+    try {
+      const invoicer = await loginAs(t, ph.users.cashier!.email);
+      const view = await invoicer.get('/api/settings');
+      expect(view.body.editableSections).toEqual(['invoicing']);
+      const current = view.body.settings as Settings;
+      const saved = await invoicer.put('/api/settings', { ...current, invoicePrefix: 'NEEMA', invoiceNotes: 'Pay within 30 days' });
+      expect(saved.status).toBe(200);
+      expect(saved.body.settings).toMatchObject({ invoicePrefix: 'NEEMA', invoiceNotes: 'Pay within 30 days' });
+      const refused = await invoicer.put('/api/settings', { ...current, invoicePrefix: 'NEEMA', pharmacyTagline: 'Not mine' });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.details.sections).toEqual(['business']);
+    } finally {
+      await t.db.owner.query(`UPDATE memberships SET permissions = NULL WHERE pharmacy_id = $1 AND user_id = $2`, [ph.pharmacyId, ph.users.cashier!.id]);
+    }
   });
 
   it("keeps each pharmacy's settings to itself", async () => {

@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import { createPharmacyWithStaff, type PharmacyFixture } from './fixtures.ts';
 import type { TestClient } from './http.ts';
-import { countRows, loginAs, setSubscription, tenantSnapshot } from './platform-helpers.ts';
+import { countRows, loginAs, setSubscription, syncUsageCounters, tenantSnapshot, usageCountersAndRows } from './platform-helpers.ts';
 
 const limitExceeded = (limit: number, usage: number) => `Limit exceeded. Plan allows ${limit}, current usage: ${usage}`;
 
@@ -106,12 +106,15 @@ describe.each(testDatabaseKinds())('subscription and plan limits on %s', (kind) 
     await t.db.owner.query(`INSERT INTO products (pharmacy_id, name) SELECT $1, 'Trial product ' || g FROM generate_series(1, 50) g`, [
       trial.pharmacyId,
     ]);
+    await syncUsageCounters(t.db, trial.pharmacyId);
     const usage = await trialOwner.get('/api/subscription');
     expect(usage.body.usage.products).toBe(50);
     const res = await trialOwner.post('/api/products', { name: 'One Too Many' });
     expect(res.status).toBe(402);
     expect(res.body.error.message).toBe(limitExceeded(50, 50));
     expect(await countRows(t.db, 'products', trial.pharmacyId)).toBe(50);
+    const { counters, rows } = await usageCountersAndRows(t.db, trial.pharmacyId);
+    expect(counters).toEqual(rows);
   });
 
   it('counts only active members and branches: a deactivated member frees the place', async () => {

@@ -55,3 +55,9 @@ export interface StockUpdateMessage {
   branch: string;
   reason: string;
 }
+
+/** GET /api/events: only this branch's events (default: every branch the user may work in). */
+export const eventsQuerySchema = z.strictObject({ branchId: z.uuid().optional() });
+
+/** GET /api/events answers text/event-stream (documentation only: the stream is written by hand). */
+export const eventStreamResponseSchema = z.string().describe('text/event-stream: retry, then ready, stock and products events');

@@ -197,7 +197,7 @@ export const DEFAULT_SETTINGS: Settings = {
   },
 };
 
-/** Integration secrets: the server keeps them and shows them to nobody but settings managers. */
+/** Integration secrets: write-only. The server keeps them and shows nobody their value, only whether each is set. */
 export const SECRET_SETTINGS_FIELDS = [
   'integrations.mobileMoney.consumerKey',
   'integrations.mobileMoney.consumerSecret',
@@ -429,3 +429,106 @@ export const SETTINGS_SECTIONS: readonly { id: SettingsSectionId; fields: readon
     ],
   },
 ];
+
+/**
+ * Which permission saves which section (docs/decisions/0012-settings-sections-and-permissions.md): the document
+ * is one, but a save may change only the sections whose permission the caller holds. Money rules (tax, pricing,
+ * payment methods) and the integrations with their secrets are settings:admin, which a manager does not hold.
+ */
+export const SETTINGS_SECTION_PERMISSIONS = {
+  business: 'settings:business',
+  display: 'settings:business',
+  invoicing: 'settings:invoice',
+  stock: 'settings:inventory',
+  branches: 'settings:system',
+  switches: 'settings:system',
+  taxAndMoney: 'settings:admin',
+  pricing: 'settings:admin',
+  payment: 'settings:admin',
+  integrations: 'settings:admin',
+} as const satisfies Record<SettingsSectionId, string>;
+
+/** Every permission that saves some section: PUT /api/settings needs at least one of them. */
+export const SETTINGS_SAVE_PERMISSIONS = [...new Set(Object.values(SETTINGS_SECTION_PERMISSIONS))] as (typeof SETTINGS_SECTION_PERMISSIONS)[SettingsSectionId][];
+
+export type SecretSettingsField = (typeof SECRET_SETTINGS_FIELDS)[number];
+
+function valueAt(document: unknown, path: string): unknown {
+  let node: unknown = document;
+  for (const key of path.split('.')) node = isRecord(node) ? node[key] : undefined;
+  return node;
+}
+
+function setValueAt(document: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let node: Record<string, unknown> = document;
+  for (const key of keys.slice(0, -1)) {
+    if (!isRecord(node[key])) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[keys[keys.length - 1]!] = value;
+}
+
+/** The sections whose fields differ between two documents (lists compared in order). */
+export function changedSettingsSections(before: Settings, after: Settings): SettingsSectionId[] {
+  return SETTINGS_SECTIONS.filter((section) =>
+    section.fields.some((field) => JSON.stringify(valueAt(before, field.key)) !== JSON.stringify(valueAt(after, field.key))),
+  ).map((section) => section.id);
+}
+
+/** The document with every secret blanked: what GET shows and what the audit log keeps. */
+export function withoutSecrets(settings: Settings): Settings {
+  const copy = JSON.parse(JSON.stringify(settings)) as Record<string, unknown>;
+  for (const path of SECRET_SETTINGS_FIELDS) setValueAt(copy, path, '');
+  return copy as unknown as Settings;
+}
+
+/** Whether each secret is set (GET /api/settings shows this, never the value). */
+export function secretsSet(settings: Settings): Record<SecretSettingsField, boolean> {
+  return Object.fromEntries(
+    SECRET_SETTINGS_FIELDS.map((path) => {
+      const value = valueAt(settings, path);
+      return [path, typeof value === 'string' && value !== ''];
+    }),
+  ) as Record<SecretSettingsField, boolean>;
+}
+
+const secretInput = z.string().max(200).nullable();
+
+/**
+ * PUT /api/settings: the whole document, where a secret is write-only: '' keeps the stored one (GET never sends
+ * it back), null clears it, any other text replaces it.
+ */
+export const settingsSaveSchema = settingsSchema.extend({
+  integrations: integrationsSchema.extend({
+    mobileMoney: integrationsSchema.shape.mobileMoney.extend({
+      consumerKey: secretInput,
+      consumerSecret: secretInput,
+      passkey: secretInput,
+    }),
+  }),
+});
+export type SettingsSave = z.infer<typeof settingsSaveSchema>;
+
+/** The document to store from a save: each secret '' takes the stored value, null becomes ''. */
+export function applySecretInputs(input: SettingsSave, stored: Settings): Settings {
+  const next = JSON.parse(JSON.stringify(input)) as Record<string, unknown>;
+  for (const path of SECRET_SETTINGS_FIELDS) {
+    const given = valueAt(input, path);
+    setValueAt(next, path, given === '' ? valueAt(stored, path) : given === null ? '' : given);
+  }
+  return next as unknown as Settings;
+}
+
+/** GET /api/settings: the document without secrets, which secrets are set, and what the caller may save. */
+export const settingsResponseSchema = z.object({
+  settings: settingsSchema,
+  updatedAt: z.iso.datetime().nullable(),
+  secretsSet: z.record(z.enum(SECRET_SETTINGS_FIELDS), z.boolean()),
+  /** The sections the caller may change (SETTINGS_SECTION_PERMISSIONS). */
+  editableSections: z.array(z.enum(SETTINGS_SECTIONS.map((s) => s.id) as [SettingsSectionId, ...SettingsSectionId[]])),
+});
+export type SettingsResponse = z.infer<typeof settingsResponseSchema>;
+
+/** PUT /api/settings: the same view after the save, and 'Settings saved successfully'. */
+export const settingsSaveResponseSchema = settingsResponseSchema.extend({ message: z.string() });

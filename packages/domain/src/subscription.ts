@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * The subscription rules of seed 000 sections 4, 8 and 9 and seed 002 section 9: a 7-day trial, then a
  * one-off licence with a yearly hosting fee. Pure: every rule takes `now`.
@@ -208,6 +210,11 @@ const LIMIT_FIELD = {
   branches: 'maxBranches',
 } as const satisfies Record<LimitedResource, keyof SubscriptionRecord>;
 
+/** The plan's limit of a resource (-1 = unlimited). */
+export function planLimit(sub: Pick<SubscriptionRecord, 'maxProducts' | 'maxTransactions' | 'maxUsers' | 'maxBranches'>, resource: LimitedResource): number {
+  return sub[LIMIT_FIELD[resource]];
+}
+
 export type LimitCheck =
   | { ok: true }
   | { ok: false; code: 'SUBSCRIPTION_NOT_ACTIVE' }
@@ -251,7 +258,7 @@ export function assertCanPayHosting(sub: SubscriptionRecord | null, now: Date): 
   return evaluateSubscription(sub, now).licenseActive ? null : 'NO_ACTIVE_LICENSE';
 }
 
-/** Counts of the limited resources, from real rows. */
+/** Counts of the limited resources, from the usage counters. */
 export type Usage = Record<LimitedResource, number>;
 
 /** The stored subscription as the API shows it (dates as ISO strings). */
@@ -274,3 +281,77 @@ export interface SubscriptionOverview {
   summary: Omit<SubscriptionSummary, 'reminderDate'> & { reminderDate: string | null };
   usage: Usage;
 }
+
+const isoDate = z.iso.datetime().nullable();
+const count = z.number().int().min(0);
+/** A plan limit: -1 is unlimited (seed 000 section 5). */
+const limit = z.number().int().min(-1);
+
+/**
+ * Usage of the limited resources, from the pharmacy's usage counters (kept in the transaction of every change):
+ * products (every product row), active staff members, active branches, and transactions of the period.
+ */
+export const usageSchema = z.object({ products: count, transactions: count, users: count, branches: count });
+
+export const subscriptionViewSchema = z.object({
+  planId: z.enum(['trial', 'standard']),
+  status: z.enum(['trial', 'active', 'inactive']),
+  startDate: isoDate,
+  trialEndDate: isoDate,
+  endDate: isoDate,
+  hostingPaidUntil: isoDate,
+  maxProducts: limit,
+  maxTransactions: limit,
+  maxUsers: limit,
+  maxBranches: limit,
+});
+
+export const subscriptionSummarySchema = z.object({
+  isTrial: z.boolean(),
+  trialExpired: z.boolean(),
+  trialDaysLeft: count,
+  licenseActive: z.boolean(),
+  hostingActive: z.boolean(),
+  systemActive: z.boolean(),
+  licenseActiveHostingExpired: z.boolean(),
+  hostingDaysLeft: count,
+  hostingDueSoon: z.boolean(),
+  hostingUrgent: z.boolean(),
+  /** One of the status messages of seed 000 section 8. */
+  statusMessage: z.string(),
+  /** One of the next-action prompts of seed 000 section 8, or null when nothing is needed. */
+  nextAction: z.string().nullable(),
+  nextActionUrgent: z.boolean(),
+  banner: z.enum(['upgrade', 'upgrade_soon', 'pay_hosting', 'renew_hosting']).nullable(),
+  /** The reminder, 3 days before the trial or hosting ends. */
+  reminderDate: isoDate,
+});
+
+/** GET /api/subscription (SubscriptionOverview). */
+export const subscriptionResponseSchema = z.object({
+  subscription: subscriptionViewSchema.nullable(),
+  summary: subscriptionSummarySchema,
+  usage: usageSchema,
+});
+
+/** One pharmacy as the operator's SaaS dashboard lists it (GET /api/admin/pharmacies). */
+export const adminPharmacySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  isDemo: z.boolean(),
+  ownerEmail: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  plan: z.enum(['trial', 'standard']).nullable(),
+  subscription: z.object({
+    status: z.enum(['trial', 'active', 'expired', 'inactive', 'none']),
+    storedStatus: z.enum(['trial', 'active', 'inactive']).nullable(),
+    statusMessage: z.string(),
+    systemActive: z.boolean(),
+    trialEndDate: isoDate,
+    hostingPaidUntil: isoDate,
+    limits: z.object({ maxProducts: limit, maxTransactions: limit, maxUsers: limit, maxBranches: limit }).nullable(),
+  }),
+  usage: usageSchema,
+});
+export type AdminPharmacy = z.infer<typeof adminPharmacySchema>;
+export const adminPharmacyListResponseSchema = z.object({ pharmacies: z.array(adminPharmacySchema) });

@@ -1,5 +1,6 @@
 import type { Database, Queryable } from './database.ts';
 import { hashPassword } from '../platform/passwords.ts';
+import { recountPlanUsage } from '../modules/subscription/subscription.service.ts';
 import { createPharmacy } from '../modules/tenancy/pharmacy.service.ts';
 import { seedDemoCatalogue } from './demo-catalogue.ts';
 
@@ -106,5 +107,7 @@ export async function seedDemoData(db: Database, now: Date = new Date()): Promis
   if (!ids) return false;
   await seedDemoCatalogue(db, ids, now);
   for (const seeder of demoSeeders) await seeder(db, ids);
+  // The staff and catalogue above are written in bulk, without taking plan places: the counters follow the rows.
+  await db.transaction({ pharmacyId: ids.pharmacyId }, (q) => recountPlanUsage(q, ids.pharmacyId));
   return true;
 }

@@ -1,15 +1,9 @@
-import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { SSE_HEARTBEAT_SECONDS, SSE_RETRY_MS } from '@pharmapoint/domain/events';
-import type { ModuleRegistrar } from '../index.ts';
+import { eventsQuerySchema, eventStreamResponseSchema, SSE_HEARTBEAT_SECONDS, SSE_RETRY_MS } from '@pharmapoint/domain/events';
+import type { ModuleRegistrar } from '../../platform/module.ts';
 import { EventHub, type EventSubscriber } from '../../platform/events.ts';
-import { loadSession, requireContext, SESSION_COOKIE } from '../../platform/auth-plugin.ts';
-import { AppError } from '../../platform/errors.ts';
-
-const eventsQuery = z.strictObject({
-  /** Only this branch's events (default: every branch the user may work in). */
-  branchId: z.uuid().optional(),
-});
+import { loadSession, SESSION_COOKIE } from '../../platform/auth-plugin.ts';
+import { assertBranchOfMember } from '../tenancy/branches.service.ts';
 
 /**
  * GET /api/events: server-sent events of the caller's pharmacy.
@@ -36,20 +30,19 @@ export const registerEvents: ModuleRegistrar = async (app, { db }) => {
       schema: {
         tags: ['events'],
         summary: 'Live stock updates of the pharmacy (server-sent events)',
-        querystring: eventsQuery,
+        querystring: eventsQuerySchema,
+        // The stream is written by hand (the reply is hijacked): this documents it, no serializer runs.
+        response: { 200: eventStreamResponseSchema },
       },
     },
     async (request, reply) => {
-      const ctx = requireContext(request);
-      const allowed = request.auth?.membership?.allowedBranchIds ?? null;
       const wanted = request.query.branchId;
-      if (wanted) {
-        if (allowed && !allowed.includes(wanted)) throw new AppError('BRANCH_NOT_ALLOWED');
-        const rows = await db.transaction({ pharmacyId: ctx.pharmacyId, userId: ctx.userId }, (q) =>
-          q.query(`SELECT 1 FROM branches WHERE pharmacy_id = $1 AND id = $2`, [ctx.pharmacyId, wanted]),
-        );
-        if (rows.length === 0) throw new AppError('NOT_FOUND');
-      }
+      // Checked before the stream opens, so a refusal is an ordinary error answer.
+      const ctx = await app.inTenant(request, reply, async (q, ctx) => {
+        if (wanted) await assertBranchOfMember(q, ctx, wanted);
+        return ctx;
+      });
+      const allowed = ctx.membership.allowedBranchIds;
       const branchIds = wanted ? new Set([wanted]) : allowed ? new Set(allowed) : null;
       const token = request.cookies[SESSION_COOKIE] ?? '';
       const tokenHash = request.auth?.tokenHash;

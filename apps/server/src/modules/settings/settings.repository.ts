@@ -1,12 +1,46 @@
-import { DEFAULT_SETTINGS, sanitizeSettings, type Settings } from '@pharmapoint/domain/settings';
 import type { Queryable } from '../../db/database.ts';
 
-interface BranchNames {
-  names: string[];
-  defaultName: string | undefined;
+interface SettingsRow {
+  document: unknown;
+  updated_at: string;
 }
 
-async function activeBranchNames(q: Queryable, pharmacyId: string): Promise<BranchNames> {
+/** The stored settings document of the pharmacy, as stored (the service sanitises it). */
+export async function findSettingsRow(q: Queryable, pharmacyId: string): Promise<SettingsRow | undefined> {
+  const [row] = await q.query<SettingsRow>(`SELECT document, updated_at FROM settings WHERE pharmacy_id = $1`, [pharmacyId]);
+  return row;
+}
+
+/** The default document of a pharmacy that has none; a concurrent first read's document wins. */
+export async function insertSettingsIfMissing(q: Queryable, pharmacyId: string, document: unknown): Promise<void> {
+  await q.query(`INSERT INTO settings (pharmacy_id, document) VALUES ($1, $2) ON CONFLICT (pharmacy_id) DO NOTHING`, [
+    pharmacyId,
+    JSON.stringify(document),
+  ]);
+}
+
+/** The first document of a new pharmacy. */
+export async function insertSettings(q: Queryable, pharmacyId: string, document: unknown, at: Date, userId: string | null): Promise<void> {
+  await q.query(`INSERT INTO settings (pharmacy_id, document, updated_at, updated_by) VALUES ($1, $2, $3, $4)`, [
+    pharmacyId,
+    JSON.stringify(document),
+    at,
+    userId,
+  ]);
+}
+
+export async function upsertSettings(q: Queryable, pharmacyId: string, document: unknown, at: Date, userId: string | null): Promise<string> {
+  const [row] = await q.query<{ updated_at: string }>(
+    `INSERT INTO settings (pharmacy_id, document, updated_at, updated_by) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (pharmacy_id) DO UPDATE SET document = EXCLUDED.document, updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by
+     RETURNING updated_at`,
+    [pharmacyId, JSON.stringify(document), at, userId],
+  );
+  return row!.updated_at;
+}
+
+/** The active branches' names, the default first, and the default's name: the settings' branch list comes from them. */
+export async function activeBranchNames(q: Queryable, pharmacyId: string): Promise<{ names: string[]; defaultName: string | undefined }> {
   const rows = await q.query<{ name: string; is_default: boolean }>(
     `SELECT name, is_default FROM branches WHERE pharmacy_id = $1 AND is_active ORDER BY is_default DESC, name`,
     [pharmacyId],
@@ -14,45 +48,21 @@ async function activeBranchNames(q: Queryable, pharmacyId: string): Promise<Bran
   return { names: rows.map((r) => r.name), defaultName: rows.find((r) => r.is_default)?.name };
 }
 
-/**
- * Sanitises a settings document for the tenant. The branch list always comes from the branches table (the
- * source of truth) and the default branch from its default flag; the rest from the document.
- */
-export async function sanitizeForTenant(q: Queryable, pharmacyId: string, document: unknown): Promise<Settings> {
-  const branches = await activeBranchNames(q, pharmacyId);
-  const base = document && typeof document === 'object' && !Array.isArray(document) ? (document as Record<string, unknown>) : {};
-  return sanitizeSettings(
-    { ...base, branches: branches.names, ...(branches.defaultName ? { defaultBranch: branches.defaultName } : {}) },
-    { branchName: branches.defaultName, locationName: undefined, branches: branches.names },
-  );
+export async function findPharmacyName(q: Queryable, pharmacyId: string): Promise<string | undefined> {
+  const [row] = await q.query<{ name: string }>(`SELECT name FROM pharmacies WHERE id = $1`, [pharmacyId]);
+  return row?.name;
 }
 
-/** The tenant's settings, creating the default document when there is none (seed 000: "create defaults"). */
-export async function loadSettings(q: Queryable, pharmacyId: string): Promise<{ settings: Settings; updatedAt: string | null }> {
-  const [row] = await q.query<{ document: unknown; updated_at: Date | string }>(
-    `SELECT document, updated_at FROM settings WHERE pharmacy_id = $1`,
-    [pharmacyId],
-  );
-  if (row) return { settings: await sanitizeForTenant(q, pharmacyId, row.document), updatedAt: new Date(row.updated_at).toISOString() };
-  const [pharmacy] = await q.query<{ name: string }>(`SELECT name FROM pharmacies WHERE id = $1`, [pharmacyId]);
-  const settings = await sanitizeForTenant(q, pharmacyId, { ...DEFAULT_SETTINGS, ...(pharmacy ? { pharmacyName: pharmacy.name } : {}) });
-  await q.query(`INSERT INTO settings (pharmacy_id, document) VALUES ($1, $2) ON CONFLICT (pharmacy_id) DO NOTHING`, [
-    pharmacyId,
-    JSON.stringify(settings),
-  ]);
-  return { settings, updatedAt: null };
+/** The business name is the pharmacy's name (sidebar, /api/me, emails). */
+export async function renamePharmacy(q: Queryable, pharmacyId: string, name: string, at: Date): Promise<void> {
+  await q.query(`UPDATE pharmacies SET name = $2, updated_at = $3 WHERE id = $1 AND name <> $2`, [pharmacyId, name, at]);
 }
 
-export async function saveSettings(q: Queryable, pharmacyId: string, settings: Settings, userId: string | null): Promise<void> {
-  await q.query(
-    `INSERT INTO settings (pharmacy_id, document, updated_at, updated_by) VALUES ($1, $2, now(), $3)
-     ON CONFLICT (pharmacy_id) DO UPDATE SET document = EXCLUDED.document, updated_at = now(), updated_by = EXCLUDED.updated_by`,
-    [pharmacyId, JSON.stringify(settings), userId],
+/** The time zone stored in each pharmacy's settings (null when absent). */
+export async function findTimeZones(q: Queryable, pharmacyIds: readonly string[]): Promise<Map<string, string | null>> {
+  const rows = await q.query<{ pharmacy_id: string; timezone: string | null }>(
+    `SELECT pharmacy_id, document->>'timezone' AS timezone FROM settings WHERE pharmacy_id = ANY ($1::text[])`,
+    [pharmacyIds],
   );
-}
-
-/** Rewrites the settings' branch list and default branch after a branch changed. */
-export async function syncSettingsBranches(q: Queryable, pharmacyId: string, userId: string | null): Promise<void> {
-  const { settings } = await loadSettings(q, pharmacyId);
-  await saveSettings(q, pharmacyId, await sanitizeForTenant(q, pharmacyId, settings), userId);
+  return new Map(rows.map((row) => [row.pharmacy_id, row.timezone]));
 }

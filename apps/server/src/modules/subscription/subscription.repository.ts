@@ -1,22 +1,26 @@
-import { newTrialSubscription, type SubscriptionRecord, type Usage } from '@pharmapoint/domain/subscription';
+import { newTrialSubscription, type LimitedResource, type SubscriptionRecord, type Usage } from '@pharmapoint/domain/subscription';
 import type { Queryable } from '../../db/database.ts';
 
+export type { Usage } from '@pharmapoint/domain/subscription';
+
 interface SubscriptionRow {
+  pharmacy_id: string;
   plan_id: SubscriptionRecord['planId'];
   status: SubscriptionRecord['status'];
-  start_date: Date | string;
-  trial_end_date: Date | string | null;
-  end_date: Date | string | null;
-  hosting_paid_until: Date | string | null;
+  start_date: string;
+  trial_end_date: string | null;
+  end_date: string | null;
+  hosting_paid_until: string | null;
   max_products: number;
   max_transactions: number;
   max_users: number;
   max_branches: number;
 }
 
-const date = (v: Date | string | null) => (v === null ? null : new Date(v));
+const date = (v: string | null) => (v === null ? null : new Date(v));
 
-function toRecord(row: SubscriptionRow): SubscriptionRecord {
+/** The domain's record works with Date values (its rules compare instants); the column parsers give ISO text. */
+function toSubscription(row: SubscriptionRow): SubscriptionRecord {
   return {
     planId: row.plan_id,
     status: row.status,
@@ -30,6 +34,9 @@ function toRecord(row: SubscriptionRow): SubscriptionRecord {
     maxBranches: row.max_branches,
   };
 }
+
+const SUBSCRIPTION_COLUMNS = `pharmacy_id, plan_id, status, start_date, trial_end_date, end_date, hosting_paid_until,
+  max_products, max_transactions, max_users, max_branches`;
 
 /** Writes the pharmacy's subscription row ('current' in seed 000). */
 export async function insertSubscription(
@@ -47,81 +54,150 @@ export async function insertSubscription(
   );
 }
 
-/** The pharmacy's stored subscription, or null when it has none (read-only: the operator's view uses it). */
-export async function findSubscription(q: Queryable, pharmacyId: string, forUpdate = false): Promise<SubscriptionRecord | null> {
-  const [row] = await q.query<SubscriptionRow>(
-    `SELECT * FROM subscriptions WHERE pharmacy_id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
-    [pharmacyId],
-  );
-  return row ? toRecord(row) : null;
+/** The pharmacy's stored subscription, or null when it has none. */
+export async function findSubscription(q: Queryable, pharmacyId: string): Promise<SubscriptionRecord | null> {
+  const [row] = await q.query<SubscriptionRow>(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE pharmacy_id = $1`, [pharmacyId]);
+  return row ? toSubscription(row) : null;
 }
 
 /** The stored subscriptions of several pharmacies (read-only), by pharmacy id; a pharmacy without one is absent. */
 export async function findSubscriptionsOf(q: Queryable, pharmacyIds: readonly string[]): Promise<Map<string, SubscriptionRecord>> {
-  const rows = await q.query<SubscriptionRow & { pharmacy_id: string }>(`SELECT * FROM subscriptions WHERE pharmacy_id = ANY ($1::text[])`, [
+  const rows = await q.query<SubscriptionRow>(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE pharmacy_id = ANY ($1::text[])`, [
     pharmacyIds,
   ]);
-  return new Map(rows.map((row) => [row.pharmacy_id, toRecord(row)]));
+  return new Map(rows.map((row) => [row.pharmacy_id, toSubscription(row)]));
 }
 
-/**
- * The pharmacy's subscription; a trial is created when there is none (seed 000 section 4). With forUpdate the
- * row stays locked until the transaction ends, so concurrent limit checks of one pharmacy run one at a time.
- */
-export async function loadSubscription(q: Queryable, pharmacyId: string, now: Date, forUpdate = false): Promise<SubscriptionRecord> {
-  const found = await findSubscription(q, pharmacyId, forUpdate);
+/** The pharmacy's subscription; a trial is created when there is none (seed 000 section 4). */
+export async function loadSubscription(q: Queryable, pharmacyId: string, now: Date): Promise<SubscriptionRecord> {
+  const found = await findSubscription(q, pharmacyId);
   if (found) return found;
   const trial = newTrialSubscription(now);
   // Two first reads at once: the second one keeps the first one's trial.
   await q.query(`SELECT pg_advisory_xact_lock(hashtext('subscription:' || $1))`, [pharmacyId]);
-  const [created] = await q.query<SubscriptionRow>(`SELECT * FROM subscriptions WHERE pharmacy_id = $1`, [pharmacyId]);
-  if (created) return toRecord(created);
+  const created = await findSubscription(q, pharmacyId);
+  if (created) return created;
   await insertSubscription(q, pharmacyId, trial, { initializedBy: null, method: 'auto_on_read' });
   return trial;
 }
 
+// ---------------------------------------------------------------------------------------------- usage counters
+
+interface UsageCountersRow {
+  pharmacy_id: string;
+  products: number;
+  transactions: number;
+  users: number;
+  branches: number;
+}
+
+function toUsage(row: UsageCountersRow): Usage {
+  return { products: row.products, transactions: row.transactions, users: row.users, branches: row.branches };
+}
+
+/** The counter column of each resource (a fixed list: column names are never taken from input). */
+const COUNTER_COLUMN: Record<LimitedResource, string> = {
+  products: 'products',
+  transactions: 'transactions',
+  users: 'users',
+  branches: 'branches',
+};
+
 /**
- * Usage counted from real rows, for several pharmacies in one query: active non-demo members, active branches,
- * products (when the products table exists) and transactions (sales rows once the POS issue's sales table
- * exists; 0 until then). Inside a tenant transaction only that tenant's rows are visible (row-level security).
+ * Takes `n` places of a resource when they fit under `limit` (-1: no limit), in one conditional UPDATE: the row
+ * lock it takes makes a concurrent taker of the same pharmacy wait and then test the new value. False when the
+ * places do not fit or the pharmacy has no counters row.
  */
-export async function countUsageOf(q: Queryable, pharmacyIds: readonly string[]): Promise<Map<string, Usage>> {
-  const result = new Map<string, Usage>();
-  if (pharmacyIds.length === 0) return result;
-  const [tables] = await q.query<{ products: boolean; sales: boolean }>(
-    `SELECT to_regclass('public.products') IS NOT NULL AS products, to_regclass('public.sales') IS NOT NULL AS sales`,
+export async function takeUsage(q: Queryable, pharmacyId: string, resource: LimitedResource, n: number, limit: number): Promise<boolean> {
+  const column = COUNTER_COLUMN[resource];
+  const rows = await q.query(
+    `UPDATE usage_counters SET ${column} = ${column} + $2, updated_at = now()
+      WHERE pharmacy_id = $1 AND ($3::int < 0 OR ${column} + $2 <= $3::int) RETURNING ${column}`,
+    [pharmacyId, n, limit],
   );
-  const rows = await q.query<Usage & { id: string }>(
-    `SELECT p.id,
-            (SELECT count(*)::int FROM memberships m WHERE m.pharmacy_id = p.id AND m.is_active AND m.role <> 'demo') AS users,
-            (SELECT count(*)::int FROM branches b WHERE b.pharmacy_id = p.id AND b.is_active) AS branches,
-            ${tables?.products ? '(SELECT count(*)::int FROM products x WHERE x.pharmacy_id = p.id)' : '0'} AS products,
-            ${tables?.sales ? '(SELECT count(*)::int FROM sales x WHERE x.pharmacy_id = p.id)' : '0'} AS transactions
-       FROM unnest($1::text[]) AS p (id)`,
+  return rows.length > 0;
+}
+
+/** Gives `n` places of a resource back (never below zero). */
+export async function giveBackUsage(q: Queryable, pharmacyId: string, resource: LimitedResource, n: number): Promise<void> {
+  const column = COUNTER_COLUMN[resource];
+  await q.query(`UPDATE usage_counters SET ${column} = greatest(${column} - $2, 0), updated_at = now() WHERE pharmacy_id = $1`, [
+    pharmacyId,
+    n,
+  ]);
+}
+
+export async function findUsage(q: Queryable, pharmacyId: string): Promise<Usage | null> {
+  const [row] = await q.query<UsageCountersRow>(
+    `SELECT pharmacy_id, products, transactions, users, branches FROM usage_counters WHERE pharmacy_id = $1`,
+    [pharmacyId],
+  );
+  return row ? toUsage(row) : null;
+}
+
+/** The counters of several pharmacies; a pharmacy without a counters row is absent. */
+export async function findUsagesOf(q: Queryable, pharmacyIds: readonly string[]): Promise<Map<string, Usage>> {
+  const rows = await q.query<UsageCountersRow>(
+    `SELECT pharmacy_id, products, transactions, users, branches FROM usage_counters WHERE pharmacy_id = ANY ($1::text[])`,
     [pharmacyIds],
   );
-  for (const { id, users, branches, products, transactions } of rows) {
-    result.set(id, { products: Number(products), transactions: Number(transactions), users: Number(users), branches: Number(branches) });
-  }
-  return result;
+  return new Map(rows.map((row) => [row.pharmacy_id, toUsage(row)]));
 }
 
-/** Usage of one pharmacy counted from real rows (see countUsageOf). */
-export async function countUsage(q: Queryable, pharmacyId: string): Promise<Usage> {
-  return (await countUsageOf(q, [pharmacyId])).get(pharmacyId) ?? { products: 0, transactions: 0, users: 0, branches: 0 };
+/** The counters row of a new pharmacy, from what it was created with. */
+export async function insertUsage(q: Queryable, pharmacyId: string, usage: Usage, periodStart: Date): Promise<void> {
+  await q.query(
+    `INSERT INTO usage_counters (pharmacy_id, products, transactions, users, branches, period_start) VALUES ($1, $2, $3, $4, $5, $6)`,
+    [pharmacyId, usage.products, usage.transactions, usage.users, usage.branches, periodStart],
+  );
 }
 
-export type { Usage } from '@pharmapoint/domain/subscription';
+/** What the counters mean, counted from the rows (the migration's backfill; transactions have no table yet). */
+const COUNTED_FROM_ROWS = `
+  (SELECT count(*) FROM products x WHERE x.pharmacy_id = $1) AS products,
+  (SELECT count(*) FROM memberships m WHERE m.pharmacy_id = $1 AND m.is_active AND m.role <> 'demo') AS users,
+  (SELECT count(*) FROM branches b WHERE b.pharmacy_id = $1 AND b.is_active) AS branches`;
+
+/**
+ * Creates the counters row of a pharmacy that has none (one made by hand, outside createPharmacy) from its rows;
+ * a concurrent creator's row wins. Counting happens only here, once per pharmacy, never on a limit check.
+ */
+export async function insertUsageFromRows(q: Queryable, pharmacyId: string): Promise<void> {
+  await q.query(
+    `INSERT INTO usage_counters (pharmacy_id, products, users, branches)
+     SELECT $1, c.products, c.users, c.branches FROM (SELECT ${COUNTED_FROM_ROWS}) c
+     ON CONFLICT (pharmacy_id) DO NOTHING`,
+    [pharmacyId],
+  );
+}
+
+/**
+ * Sets the products, users and branches counters to the rows' counts (seeding and fixtures write rows in bulk
+ * without taking places); the transactions counter is kept.
+ */
+export async function recountUsageFromRows(q: Queryable, pharmacyId: string): Promise<void> {
+  await q.query(
+    `INSERT INTO usage_counters (pharmacy_id, products, users, branches)
+     SELECT $1, c.products, c.users, c.branches FROM (SELECT ${COUNTED_FROM_ROWS}) c
+     ON CONFLICT (pharmacy_id) DO UPDATE
+       SET products = EXCLUDED.products, users = EXCLUDED.users, branches = EXCLUDED.branches, updated_at = now()`,
+    [pharmacyId],
+  );
+}
+
+// ---------------------------------------------------------------------------------------------- usage snapshots
+
+interface UsageSnapshotRow {
+  current_products: number;
+  current_transactions: number;
+  current_users: number;
+  current_branches: number;
+  taken_at: string;
+}
 
 /** The latest usage snapshot of the pharmacy (seed 000: 'the latest one by timestamp is used'), or null. */
-export async function latestUsageSnapshot(q: Queryable, pharmacyId: string): Promise<(Usage & { takenAt: Date }) | null> {
-  const [row] = await q.query<{
-    current_products: number;
-    current_transactions: number;
-    current_users: number;
-    current_branches: number;
-    taken_at: Date | string;
-  }>(
+export async function latestUsageSnapshot(q: Queryable, pharmacyId: string): Promise<(Usage & { takenAt: string }) | null> {
+  const [row] = await q.query<UsageSnapshotRow>(
     `SELECT current_products, current_transactions, current_users, current_branches, taken_at
        FROM usage_snapshots WHERE pharmacy_id = $1 ORDER BY taken_at DESC LIMIT 1`,
     [pharmacyId],
@@ -132,29 +208,14 @@ export async function latestUsageSnapshot(q: Queryable, pharmacyId: string): Pro
     transactions: row.current_transactions,
     users: row.current_users,
     branches: row.current_branches,
-    takenAt: new Date(row.taken_at),
+    takenAt: row.taken_at,
   };
 }
 
-/**
- * Records the usage counted from real rows when it differs from the latest snapshot, so usage_snapshots holds
- * the history of changes without a row per read. Returns true when a snapshot was written.
- */
-export async function recordUsageSnapshot(q: Queryable, pharmacyId: string, usage: Usage): Promise<boolean> {
-  const latest = await latestUsageSnapshot(q, pharmacyId);
-  if (
-    latest &&
-    latest.products === usage.products &&
-    latest.transactions === usage.transactions &&
-    latest.users === usage.users &&
-    latest.branches === usage.branches
-  ) {
-    return false;
-  }
+export async function insertUsageSnapshot(q: Queryable, pharmacyId: string, usage: Usage): Promise<void> {
   await q.query(
     `INSERT INTO usage_snapshots (pharmacy_id, current_products, current_transactions, current_users, current_branches)
      VALUES ($1, $2, $3, $4, $5)`,
     [pharmacyId, usage.products, usage.transactions, usage.users, usage.branches],
   );
-  return true;
 }

@@ -1,34 +1,107 @@
-import { DEFAULT_SETTINGS } from '@pharmapoint/domain/settings';
 import {
-  checkLimit,
   evaluateSubscription,
+  newStandardSubscription,
+  newTrialSubscription,
+  planLimit,
   type LimitedResource,
+  type PlanId,
   type SubscriptionOverview,
   type SubscriptionRecord,
   type SubscriptionView,
+  type Usage,
 } from '@pharmapoint/domain/subscription';
 import type { Queryable } from '../../db/database.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
-import { countUsage, loadSubscription, recordUsageSnapshot, type Usage } from './subscription.repository.ts';
+import { pharmacyTimeZone, pharmacyTimeZones } from '../settings/settings.service.ts';
+import {
+  findSubscriptionsOf,
+  findUsage,
+  findUsagesOf,
+  giveBackUsage,
+  insertSubscription,
+  insertUsage,
+  insertUsageFromRows,
+  insertUsageSnapshot,
+  latestUsageSnapshot,
+  loadSubscription,
+  recountUsageFromRows,
+  takeUsage,
+} from './subscription.repository.ts';
+
+type LimitContext = Pick<RequestContext, 'pharmacyId' | 'now'>;
+
+/** The subscription's limit for the resource, or SUBSCRIPTION_NOT_ACTIVE when the system may add nothing. */
+async function activeLimit(q: Queryable, ctx: LimitContext, resource: LimitedResource): Promise<number> {
+  const sub = await loadSubscription(q, ctx.pharmacyId, ctx.now);
+  if (!evaluateSubscription(sub, ctx.now).systemActive) throw new AppError('SUBSCRIPTION_NOT_ACTIVE');
+  return planLimit(sub, resource);
+}
+
+/** The pharmacy's counters, creating the row from its rows when it has none (a pharmacy made outside createPharmacy). */
+async function usageOf(q: Queryable, pharmacyId: string): Promise<Usage> {
+  const found = await findUsage(q, pharmacyId);
+  if (found) return found;
+  await insertUsageFromRows(q, pharmacyId);
+  return (await findUsage(q, pharmacyId)) ?? { products: 0, transactions: 0, users: 0, branches: 0 };
+}
 
 /**
- * Throws LIMIT_EXCEEDED (values limit, usage) or SUBSCRIPTION_NOT_ACTIVE unless the pharmacy may add `requested`
- * more of the resource. Call it inside the write's own transaction, before the rows it counts change.
+ * Takes `requested` places of a resource for a change made in the same transaction, or throws LIMIT_EXCEEDED
+ * (values limit, usage) or SUBSCRIPTION_NOT_ACTIVE. One conditional UPDATE of the pharmacy's counters row: two
+ * requests of one pharmacy cannot both take the last place (the second waits for the first's row and tests the
+ * value it committed), with no lock on the subscription and no count over the tables. A rolled-back change gives
+ * its places back with it.
  */
-export async function assertWithinPlanLimit(
+export async function assertWithinPlanLimit(q: Queryable, ctx: LimitContext, resource: LimitedResource, requested: number): Promise<void> {
+  if (!Number.isInteger(requested) || requested < 0) throw new Error(`requested must be a whole number >= 0, got ${requested}`);
+  const limit = await activeLimit(q, ctx, resource);
+  if (requested === 0) return;
+  if (await takeUsage(q, ctx.pharmacyId, resource, requested, limit)) return;
+  const usage = await usageOf(q, ctx.pharmacyId);
+  // The row may just have been created from the pharmacy's rows: try once more.
+  if (await takeUsage(q, ctx.pharmacyId, resource, requested, limit)) return;
+  throw new AppError('LIMIT_EXCEEDED', { values: { limit, usage: usage[resource] } });
+}
+
+/**
+ * Would `requested` more fit now? The same answer as assertWithinPlanLimit without taking anything (a dry run);
+ * only assertWithinPlanLimit in the writing transaction guarantees the places.
+ */
+export async function assertPlanLimitAllows(q: Queryable, ctx: LimitContext, resource: LimitedResource, requested: number): Promise<void> {
+  const limit = await activeLimit(q, ctx, resource);
+  const usage = (await usageOf(q, ctx.pharmacyId))[resource];
+  if (limit >= 0 && usage + requested > limit) throw new AppError('LIMIT_EXCEEDED', { values: { limit, usage } });
+}
+
+/**
+ * Gives back `n` places of a resource, in the transaction of the change that frees them: a member or a branch
+ * deactivated (a deactivated product keeps its place: products count every product row).
+ */
+export async function releasePlanUsage(q: Queryable, ctx: Pick<RequestContext, 'pharmacyId'>, resource: LimitedResource, n: number): Promise<void> {
+  if (n > 0) await giveBackUsage(q, ctx.pharmacyId, resource, n);
+}
+
+/**
+ * Starts a new pharmacy's subscription (trial or standard) and its usage counters with what it was created
+ * with, in the creating transaction.
+ */
+export async function startSubscription(
   q: Queryable,
-  ctx: Pick<RequestContext, 'pharmacyId' | 'now'>,
-  resource: LimitedResource,
-  requested: number,
+  pharmacyId: string,
+  input: { plan: PlanId; now: Date; initializedBy: string | null; method: string; usage: Pick<Usage, 'users' | 'branches'> },
 ): Promise<void> {
-  const { pharmacyId, now } = ctx;
-  // Locked until the write commits: two requests of one pharmacy cannot both take the last free place.
-  const sub = await loadSubscription(q, pharmacyId, now, true);
-  const result = checkLimit(sub, await countUsage(q, pharmacyId), resource, requested, now);
-  if (result.ok) return;
-  if (result.code === 'LIMIT_EXCEEDED') throw new AppError('LIMIT_EXCEEDED', { values: { limit: result.limit, usage: result.usage } });
-  throw new AppError('SUBSCRIPTION_NOT_ACTIVE');
+  const sub = input.plan === 'standard' ? newStandardSubscription(input.now) : newTrialSubscription(input.now);
+  await insertSubscription(q, pharmacyId, sub, { initializedBy: input.initializedBy, method: input.method });
+  await insertUsage(q, pharmacyId, { products: 0, transactions: 0, ...input.usage }, sub.startDate);
+}
+
+/**
+ * Sets the products, users and branches counters to the pharmacy's rows. For code that writes rows in bulk
+ * outside the use cases (the demo seed, test fixtures), never on a request's path.
+ */
+export async function recountPlanUsage(q: Queryable, pharmacyId: string): Promise<void> {
+  await recountUsageFromRows(q, pharmacyId);
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -48,7 +121,7 @@ export function toSubscriptionView(sub: SubscriptionRecord): SubscriptionView {
   };
 }
 
-/** The whole overview from a stored subscription (or none), the counted usage and `now`; the rules are the domain's. */
+/** The whole overview from a stored subscription (or none), the usage and `now`; the rules are the domain's. */
 export function describeSubscription(sub: SubscriptionRecord | null, usage: Usage, now: Date, timeZone: string): SubscriptionOverview {
   const { reminderDate, ...summary } = evaluateSubscription(sub, now, { timeZone });
   return {
@@ -58,41 +131,42 @@ export function describeSubscription(sub: SubscriptionRecord | null, usage: Usag
   };
 }
 
-const FALLBACK_TIME_ZONE = DEFAULT_SETTINGS.timezone;
-
-/** A time zone Intl knows, else the default one (Africa/Nairobi). */
-function usableTimeZone(zone: string | null | undefined): string {
-  if (!zone) return FALLBACK_TIME_ZONE;
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
-    return zone;
-  } catch {
-    return FALLBACK_TIME_ZONE;
-  }
-}
-
-/** The pharmacies' time zones from their settings (for 'Active - Hosting until {date}'); the default when unusable. */
-export async function pharmacyTimeZones(q: Queryable, pharmacyIds: readonly string[]): Promise<Map<string, string>> {
-  const rows = await q.query<{ pharmacy_id: string; timezone: string | null }>(
-    `SELECT pharmacy_id, document->>'timezone' AS timezone FROM settings WHERE pharmacy_id = ANY ($1::text[])`,
-    [pharmacyIds],
-  );
-  const found = new Map(rows.map((row) => [row.pharmacy_id, row.timezone]));
-  return new Map(pharmacyIds.map((id) => [id, usableTimeZone(found.get(id))]));
-}
-
-/** One pharmacy's time zone (see pharmacyTimeZones). */
-export async function pharmacyTimeZone(q: Queryable, pharmacyId: string): Promise<string> {
-  return (await pharmacyTimeZones(q, [pharmacyId])).get(pharmacyId) ?? FALLBACK_TIME_ZONE;
+/** Records the usage when it differs from the latest snapshot, so usage_snapshots holds the history of changes. */
+async function recordUsageSnapshot(q: Queryable, pharmacyId: string, usage: Usage): Promise<void> {
+  const latest = await latestUsageSnapshot(q, pharmacyId);
+  const same =
+    latest &&
+    latest.products === usage.products &&
+    latest.transactions === usage.transactions &&
+    latest.users === usage.users &&
+    latest.branches === usage.branches;
+  if (!same) await insertUsageSnapshot(q, pharmacyId, usage);
 }
 
 /**
- * The tenant's subscription overview, inside the caller's transaction: creates the trial when there is none,
- * counts usage from real rows and records a usage snapshot when the counts changed since the last one.
+ * GET /api/subscription: creates the trial when there is none, reads usage from the counters and records a usage
+ * snapshot when it changed since the last one.
  */
-export async function loadSubscriptionOverview(q: Queryable, pharmacyId: string, now: Date): Promise<SubscriptionOverview> {
-  const sub = await loadSubscription(q, pharmacyId, now);
-  const usage = await countUsage(q, pharmacyId);
-  await recordUsageSnapshot(q, pharmacyId, usage);
-  return describeSubscription(sub, usage, now, await pharmacyTimeZone(q, pharmacyId));
+export async function loadSubscriptionOverview(q: Queryable, ctx: Pick<RequestContext, 'pharmacyId' | 'now'>): Promise<SubscriptionOverview> {
+  const sub = await loadSubscription(q, ctx.pharmacyId, ctx.now);
+  const usage = await usageOf(q, ctx.pharmacyId);
+  await recordUsageSnapshot(q, ctx.pharmacyId, usage);
+  return describeSubscription(sub, usage, ctx.now, await pharmacyTimeZone(q, ctx.pharmacyId));
+}
+
+/**
+ * The overviews of several pharmacies for the platform operator, read-only: a pharmacy without a subscription
+ * shows 'No subscription data' (no trial is created by the operator's visit), one without counters zero usage.
+ */
+export async function overviewsOf(q: Queryable, pharmacyIds: readonly string[], now: Date): Promise<Map<string, SubscriptionOverview>> {
+  const subscriptions = await findSubscriptionsOf(q, pharmacyIds);
+  const usages = await findUsagesOf(q, pharmacyIds);
+  const timeZones = await pharmacyTimeZones(q, pharmacyIds);
+  const zero: Usage = { products: 0, transactions: 0, users: 0, branches: 0 };
+  return new Map(
+    pharmacyIds.map((id) => [
+      id,
+      describeSubscription(subscriptions.get(id) ?? null, usages.get(id) ?? zero, now, timeZones.get(id) ?? 'Africa/Nairobi'),
+    ]),
+  );
 }

@@ -1,3 +1,4 @@
+import type { Branch } from '@pharmapoint/domain/tenancy';
 import type { Queryable } from '../../db/database.ts';
 
 export interface BranchRow {
@@ -7,23 +8,9 @@ export interface BranchRow {
   phone: string | null;
   is_default: boolean;
   is_active: boolean;
-  created_at: Date | string;
-  updated_at: Date | string;
+  created_at: string;
+  updated_at: string;
 }
-
-/** A branch as the API shows it. */
-export interface Branch {
-  id: string;
-  name: string;
-  address: string | null;
-  phone: string | null;
-  isDefault: boolean;
-  isActive: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-const iso = (value: Date | string) => new Date(value).toISOString();
 
 export function toBranch(row: BranchRow): Branch {
   return {
@@ -33,8 +20,8 @@ export function toBranch(row: BranchRow): Branch {
     phone: row.phone,
     isDefault: row.is_default,
     isActive: row.is_active,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
@@ -64,11 +51,12 @@ export async function branchNameTaken(q: Queryable, pharmacyId: string, name: st
 export async function insertBranch(
   q: Queryable,
   pharmacyId: string,
-  input: { name: string; address: string | null; phone: string | null; isDefault: boolean },
+  input: { name: string; address: string | null; phone: string | null; isDefault: boolean; at: Date },
 ): Promise<BranchRow> {
   const [row] = await q.query<BranchRow>(
-    `INSERT INTO branches (pharmacy_id, name, address, phone, is_default) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
-    [pharmacyId, input.name, input.address, input.phone, input.isDefault],
+    `INSERT INTO branches (pharmacy_id, name, address, phone, is_default, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)
+     RETURNING ${COLUMNS}`,
+    [pharmacyId, input.name, input.address, input.phone, input.isDefault, input.at],
   );
   if (!row) throw new Error('branch insert returned nothing');
   return row;
@@ -78,23 +66,50 @@ export async function updateBranch(
   q: Queryable,
   pharmacyId: string,
   id: string,
-  values: { name: string; address: string | null; phone: string | null; isDefault: boolean; isActive: boolean },
+  values: { name: string; address: string | null; phone: string | null; isDefault: boolean; isActive: boolean; at: Date },
 ): Promise<BranchRow> {
   const [row] = await q.query<BranchRow>(
-    `UPDATE branches SET name = $3, address = $4, phone = $5, is_default = $6, is_active = $7, updated_at = now()
+    `UPDATE branches SET name = $3, address = $4, phone = $5, is_default = $6, is_active = $7, updated_at = $8
       WHERE pharmacy_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-    [pharmacyId, id, values.name, values.address, values.phone, values.isDefault, values.isActive],
+    [pharmacyId, id, values.name, values.address, values.phone, values.isDefault, values.isActive, values.at],
   );
   if (!row) throw new Error('branch update returned nothing');
   return row;
 }
 
 /** Clears the default flag of every branch (before another one becomes the default: one default index). */
-export async function clearDefaultBranch(q: Queryable, pharmacyId: string): Promise<void> {
-  await q.query(`UPDATE branches SET is_default = false, updated_at = now() WHERE pharmacy_id = $1 AND is_default`, [pharmacyId]);
+export async function clearDefaultBranch(q: Queryable, pharmacyId: string, at: Date): Promise<void> {
+  await q.query(`UPDATE branches SET is_default = false, updated_at = $2 WHERE pharmacy_id = $1 AND is_default`, [pharmacyId, at]);
+}
+
+export async function markDefaultBranch(q: Queryable, pharmacyId: string, id: string, at: Date): Promise<void> {
+  await q.query(`UPDATE branches SET is_default = true, updated_at = $3 WHERE pharmacy_id = $1 AND id = $2`, [pharmacyId, id, at]);
 }
 
 export async function countActiveBranches(q: Queryable, pharmacyId: string): Promise<number> {
   const [row] = await q.query<{ count: number }>(`SELECT count(*)::int AS count FROM branches WHERE pharmacy_id = $1 AND is_active`, [pharmacyId]);
   return row?.count ?? 0;
+}
+
+/**
+ * Moves open sessions of the pharmacy (of one user, when given) off a branch their user may no longer work in
+ * (closed, or no longer among their allowed branches) to their first usable branch, the default first; none
+ * left leaves the session without a branch.
+ */
+export async function rehomeSessionsOf(q: Queryable, pharmacyId: string, userId: string | null): Promise<void> {
+  const usable = (branch: string) => `
+    SELECT b.id FROM branches b JOIN memberships m ON m.pharmacy_id = b.pharmacy_id AND m.user_id = s.user_id
+     WHERE b.pharmacy_id = s.pharmacy_id AND b.is_active
+       AND (m.allowed_branch_ids IS NULL OR b.id = ANY (m.allowed_branch_ids))${branch}`;
+  await q.query(
+    `UPDATE sessions s SET branch_id = (${usable('')} ORDER BY b.is_default DESC, b.name LIMIT 1)
+      WHERE s.pharmacy_id = $1 AND ($2::uuid IS NULL OR s.user_id = $2::uuid) AND s.revoked_at IS NULL
+        AND s.branch_id IS NOT NULL AND NOT EXISTS (${usable(' AND b.id = s.branch_id')})`,
+    [pharmacyId, userId],
+  );
+}
+
+/** The session (by its token hash) works in this branch from now on. */
+export async function setSessionBranch(q: Queryable, tokenHash: string, userId: string, branchId: string): Promise<void> {
+  await q.query(`UPDATE sessions SET branch_id = $2 WHERE token_hash = $1 AND user_id = $3`, [tokenHash, branchId, userId]);
 }

@@ -1,59 +1,67 @@
-import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { ModuleRegistrar } from '../index.ts';
-import { AppError } from '../../platform/errors.ts';
-import { requireContext } from '../../platform/auth-plugin.ts';
-import { audit } from '../audit/audit.service.ts';
+import {
+  branchIdParamsSchema,
+  branchListResponseSchema,
+  branchResponseSchema,
+  createBranchSchema,
+  createPharmacyResponseSchema,
+  createPharmacySchema,
+  patchBranchSchema,
+  switchBranchSchema,
+  themeResponseSchema,
+  themeSchema,
+} from '@pharmapoint/domain/tenancy';
+import type { ModuleRegistrar } from '../../platform/module.ts';
 import { createBranch, listBranches, patchBranch, switchBranch } from './branches.service.ts';
-import { createPharmacy } from './pharmacy.service.ts';
-import { DEFAULT_THEME, themeSchema, type Theme } from './theme.ts';
+import { createOwnPharmacy, getTheme, saveTheme } from './pharmacy.service.ts';
 
-const idParams = z.strictObject({ id: z.uuid() });
-const branchName = z.string().trim().min(1, 'Enter a branch name').max(80);
-const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
-
-const createBranchBody = z.strictObject({
-  name: branchName,
-  address: optionalText(200),
-  phone: optionalText(20),
-  isDefault: z.boolean().optional(),
-});
-const patchBranchBody = z.strictObject({
-  name: branchName.optional(),
-  address: optionalText(200),
-  phone: optionalText(20),
-  isActive: z.boolean().optional(),
-  isDefault: z.boolean().optional(),
-});
-
-/** Branches, the session's branch, pharmacy creation and the pharmacy theme. */
-export const registerTenancy: ModuleRegistrar = (app, { db }) => {
+/** Branches, the session's branch, pharmacy creation and the pharmacy theme. Contracts in packages/domain/src/tenancy.ts. */
+export const registerTenancy: ModuleRegistrar = (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/api/branches', { config: { access: 'tenant' }, schema: { tags: ['branches'], summary: 'Branches the user may work in' } }, async (request) => {
-    const ctx = requireContext(request);
-    return { branches: await listBranches(db, ctx, request.auth!) };
-  });
+  r.get(
+    '/api/branches',
+    {
+      config: { access: 'tenant' },
+      schema: { tags: ['branches'], summary: 'Branches the user may work in', response: { 200: branchListResponseSchema } },
+    },
+    async (request, reply) => app.inTenant(request, reply, (q, ctx) => listBranches(q, ctx)),
+  );
 
   r.post(
     '/api/branches',
-    { config: { access: { permission: 'settings:system' } }, schema: { tags: ['branches'], body: createBranchBody } },
-    async (request, reply) => {
-      const branch = await createBranch(db, requireContext(request), request.body);
-      return reply.status(201).send({ branch });
+    {
+      config: { access: { permission: 'settings:system' }, idempotent: true },
+      schema: { tags: ['branches'], summary: 'Open a branch', body: createBranchSchema, response: { 201: branchResponseSchema } },
     },
+    async (request, reply) => app.inTenant(request, reply, (q, ctx) => createBranch(q, ctx, request.body), { status: 201 }),
   );
 
   r.patch(
     '/api/branches/:id',
-    { config: { access: { permission: 'settings:system' } }, schema: { tags: ['branches'], params: idParams, body: patchBranchBody } },
-    async (request) => ({ branch: await patchBranch(db, requireContext(request), request.params.id, request.body) }),
+    {
+      config: { access: { permission: 'settings:system' } },
+      schema: {
+        tags: ['branches'],
+        summary: 'Edit, close or reopen a branch, or make it the default',
+        params: branchIdParamsSchema,
+        body: patchBranchSchema,
+        response: { 200: branchResponseSchema },
+      },
+    },
+    async (request, reply) => app.inTenant(request, reply, (q, ctx) => patchBranch(q, ctx, request.params.id, request.body)),
   );
 
   r.post(
     '/api/me/branch',
-    { config: { access: 'tenant', allowForDemo: true }, schema: { tags: ['branches'], body: z.strictObject({ branchId: z.uuid() }) } },
-    async (request) => ({ branch: await switchBranch(db, request.auth!, requireContext(request), request.body.branchId) }),
+    {
+      config: { access: 'tenant', allowForDemo: true },
+      schema: { tags: ['branches'], summary: 'Work in another branch', body: switchBranchSchema, response: { 200: branchResponseSchema } },
+    },
+    async (request, reply) =>
+      app.inTenant(request, reply, (q, ctx) =>
+        switchBranch(q, ctx, { branchId: request.body.branchId, sessionTokenHash: request.auth!.tokenHash }),
+      ),
   );
 
   r.post(
@@ -61,50 +69,29 @@ export const registerTenancy: ModuleRegistrar = (app, { db }) => {
     {
       // Demo users reach the handler so they get the specification's own message.
       config: { access: 'authenticated', allowForDemo: true },
-      schema: { tags: ['pharmacies'], body: z.strictObject({ name: z.string().trim().min(1, 'Enter the pharmacy name').max(120) }) },
+      schema: { tags: ['pharmacies'], summary: 'Create a pharmacy on a trial', body: createPharmacySchema, response: { 201: createPharmacyResponseSchema } },
     },
-    async (request, reply) => {
-      const auth = request.auth!;
-      if (auth.isDemo) throw new AppError('DEMO_CANNOT_CREATE_PHARMACY');
-      const created = await db.transaction({ userId: auth.userId }, async (q) => {
-        const result = await createPharmacy(q, { name: request.body.name, ownerUserId: auth.userId, plan: 'trial', now: new Date() });
-        // The creator starts working in the new pharmacy at once.
-        await q.query(`UPDATE sessions SET pharmacy_id = $2, branch_id = $3 WHERE token_hash = $1`, [
-          auth.tokenHash,
-          result.pharmacyId,
-          result.branches[0]?.id ?? null,
-        ]);
-        await audit(q, { pharmacyId: result.pharmacyId, userId: auth.userId }, 'create', 'pharmacy', result.pharmacyId, null, {
-          name: request.body.name,
-        });
-        return result;
-      });
-      return reply.status(201).send({ pharmacy: { id: created.pharmacyId, name: request.body.name }, branches: created.branches });
-    },
+    async (request, reply) =>
+      app.inUser(
+        request,
+        reply,
+        (q, user) => createOwnPharmacy(q, { userId: user.userId, sessionTokenHash: user.tokenHash, isDemo: user.isDemo }, request.body, new Date()),
+        { status: 201 },
+      ),
   );
 
-  r.get('/api/pharmacy/theme', { config: { access: 'tenant' }, schema: { tags: ['pharmacies'] } }, async (request) => {
-    const ctx = requireContext(request);
-    const [row] = await db.transaction({ pharmacyId: ctx.pharmacyId }, (q) =>
-      q.query<{ theme: Partial<Theme> }>(`SELECT theme FROM pharmacies WHERE id = $1`, [ctx.pharmacyId]),
-    );
-    if (!row) throw new AppError('PHARMACY_NOT_FOUND');
-    return { theme: { ...DEFAULT_THEME, ...row.theme } };
-  });
+  r.get(
+    '/api/pharmacy/theme',
+    { config: { access: 'tenant' }, schema: { tags: ['pharmacies'], summary: 'The pharmacy theme', response: { 200: themeResponseSchema } } },
+    async (request, reply) => app.inTenant(request, reply, (q, ctx) => getTheme(q, ctx)),
+  );
 
   r.put(
     '/api/pharmacy/theme',
-    { config: { access: { permission: 'settings:system' } }, schema: { tags: ['pharmacies'], body: themeSchema } },
-    async (request) => {
-      const ctx = requireContext(request);
-      const theme = request.body;
-      await db.transaction({ pharmacyId: ctx.pharmacyId, userId: ctx.userId }, async (q) => {
-        const [before] = await q.query<{ theme: unknown }>(`SELECT theme FROM pharmacies WHERE id = $1 FOR UPDATE`, [ctx.pharmacyId]);
-        if (!before) throw new AppError('PHARMACY_NOT_FOUND');
-        await q.query(`UPDATE pharmacies SET theme = $2, updated_at = now() WHERE id = $1`, [ctx.pharmacyId, JSON.stringify(theme)]);
-        await audit(q, ctx, 'update', 'theme', ctx.pharmacyId, before.theme, theme);
-      });
-      return { theme: { ...DEFAULT_THEME, ...theme } };
+    {
+      config: { access: { permission: 'settings:system' } },
+      schema: { tags: ['pharmacies'], summary: 'Save the pharmacy theme', body: themeSchema, response: { 200: themeResponseSchema } },
     },
+    async (request, reply) => app.inTenant(request, reply, (q, ctx) => saveTheme(q, ctx, request.body)),
   );
 };

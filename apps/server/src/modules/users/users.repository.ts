@@ -1,3 +1,4 @@
+import type { Member } from '@pharmapoint/domain/users';
 import type { Queryable } from '../../db/database.ts';
 
 export interface MemberRow {
@@ -13,26 +14,8 @@ export interface MemberRow {
   is_active: boolean;
   has_password: boolean;
   email_verified: boolean;
-  last_login_at: Date | string | null;
-  created_at: Date | string;
-}
-
-/** A pharmacy member as the Users screen shows it. */
-export interface Member {
-  id: string;
-  email: string;
-  name: string;
-  role: string;
-  permissions: string[] | null;
-  allowedBranchIds: string[] | null;
-  defaultBranchId: string | null;
-  hasPosAccess: boolean;
-  isOwner: boolean;
-  isActive: boolean;
-  /** Invited and not yet accepted (no password or email not verified). */
-  invitePending: boolean;
-  lastLoginAt: string | null;
-  createdAt: string;
+  last_login_at: string | null;
+  created_at: string;
 }
 
 export function toMember(row: MemberRow): Member {
@@ -48,8 +31,8 @@ export function toMember(row: MemberRow): Member {
     isOwner: row.is_owner,
     isActive: row.is_active,
     invitePending: !row.has_password || !row.email_verified,
-    lastLoginAt: row.last_login_at ? new Date(row.last_login_at).toISOString() : null,
-    createdAt: new Date(row.created_at).toISOString(),
+    lastLoginAt: row.last_login_at,
+    createdAt: row.created_at,
   };
 }
 
@@ -117,4 +100,27 @@ export async function existingBranchIds(q: Queryable, pharmacyId: string, ids: r
   if (!ids.length) return [];
   const rows = await q.query<{ id: string }>(`SELECT id FROM branches WHERE pharmacy_id = $1 AND id = ANY($2::uuid[])`, [pharmacyId, ids]);
   return rows.map((r) => r.id);
+}
+
+export async function renameUser(q: Queryable, userId: string, name: string, at: Date): Promise<void> {
+  await q.query(`UPDATE users SET name = $2, updated_at = $3 WHERE id = $1`, [userId, name, at]);
+}
+
+/** Ends the member's sessions in this pharmacy (deactivated). */
+export async function revokeSessionsIn(q: Queryable, pharmacyId: string, userId: string, at: Date): Promise<void> {
+  await q.query(`UPDATE sessions SET revoked_at = $3 WHERE user_id = $1 AND pharmacy_id = $2 AND revoked_at IS NULL`, [userId, pharmacyId, at]);
+}
+
+/** A new invitation link (stored hashed); earlier unused links of the same user stop working. */
+export async function replaceInviteToken(q: Queryable, userId: string, tokenHash: string, days: number, at: Date): Promise<void> {
+  await q.query(`UPDATE one_time_tokens SET used_at = $2 WHERE user_id = $1 AND purpose = 'invite' AND used_at IS NULL`, [userId, at]);
+  await q.query(
+    `INSERT INTO one_time_tokens (token_hash, user_id, purpose, expires_at) VALUES ($1, $2, 'invite', $3::timestamptz + make_interval(days => $4))`,
+    [tokenHash, userId, at, days],
+  );
+}
+
+export async function findPharmacyName(q: Queryable, pharmacyId: string): Promise<string | undefined> {
+  const [row] = await q.query<{ name: string }>(`SELECT name FROM pharmacies WHERE id = $1`, [pharmacyId]);
+  return row?.name;
 }

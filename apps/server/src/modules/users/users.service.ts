@@ -1,33 +1,36 @@
 import { effectivePermissions } from '@pharmapoint/domain/permissions';
-import type { Config } from '../../config.ts';
-import type { Database, Queryable } from '../../db/database.ts';
+import type { InviteMember, Member, PatchMember } from '@pharmapoint/domain/users';
+import type { Queryable } from '../../db/database.ts';
 import { holds, type RequestContext } from '../../platform/access.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import { hashSecret, newSecret } from '../../platform/tokens.ts';
 import { audit } from '../audit/audit.service.ts';
-import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
+import { assertWithinPlanLimit, releasePlanUsage } from '../subscription/subscription.service.ts';
 import { rehomeSessions } from '../tenancy/branches.service.ts';
 import {
   existingBranchIds,
   findMember,
   findMembers,
+  findPharmacyName,
   findUserByEmail,
   insertInvitedUser,
   insertMembership,
   membershipExists,
+  renameUser,
+  replaceInviteToken,
+  revokeSessionsIn,
   toMember,
   updateMembership,
-  type Member,
 } from './users.repository.ts';
 
 /** How long an invitation link stays valid. */
 export const INVITE_DAYS = 7;
 
-interface Deps {
-  db: Database;
-  config: Config;
+/** What sending an invitation needs: the mailer (the email is queued in the transaction) and the app's address. */
+export interface InviteMail {
   mailer: Mailer;
+  publicUrl: string;
 }
 
 
@@ -52,18 +55,8 @@ function assertCanGrant(ctx: RequestContext, member: { role: string; permissions
 const sameList = (a: readonly string[] | null, b: readonly string[] | null) =>
   a === null || b === null ? a === b : a.length === b.length && [...a].sort().every((value, i) => value === [...b].sort()[i]);
 
-export async function listMembers(db: Database, ctx: RequestContext): Promise<Member[]> {
-  const rows = await db.transaction({ pharmacyId: ctx.pharmacyId, userId: ctx.userId }, (q) => findMembers(q, ctx.pharmacyId));
-  return rows.map(toMember);
-}
-
-export interface InviteInput {
-  email: string;
-  name: string;
-  role: string;
-  permissions?: string[] | null;
-  allowedBranchIds?: string[] | null;
-  hasPosAccess: boolean;
+export async function listMembers(q: Queryable, ctx: RequestContext): Promise<{ users: Member[] }> {
+  return { users: (await findMembers(q, ctx.pharmacyId)).map(toMember) };
 }
 
 async function assertBranchesOfTenant(q: Queryable, pharmacyId: string, ids: readonly string[] | null | undefined): Promise<void> {
@@ -78,18 +71,13 @@ async function assertBranchesOfTenant(q: Queryable, pharmacyId: string, ids: rea
   }
 }
 
-async function issueInvite(q: Queryable, deps: Deps, ctx: RequestContext, user: { id: string; email: string; name: string }): Promise<void> {
+async function issueInvite(q: Queryable, mail: InviteMail, ctx: RequestContext, user: { id: string; email: string; name: string }): Promise<void> {
   const secret = newSecret();
   // Earlier links of the same invitation stop working once a new one is sent.
-  await q.query(`UPDATE one_time_tokens SET used_at = now() WHERE user_id = $1 AND purpose = 'invite' AND used_at IS NULL`, [user.id]);
-  await q.query(
-    `INSERT INTO one_time_tokens (token_hash, user_id, purpose, expires_at) VALUES ($1, $2, 'invite', now() + make_interval(days => $3))`,
-    [hashSecret(secret), user.id, INVITE_DAYS],
-  );
-  const [pharmacy] = await q.query<{ name: string }>(`SELECT name FROM pharmacies WHERE id = $1`, [ctx.pharmacyId]);
-  const pharmacyName = pharmacy?.name ?? 'PharmaPoint';
-  const link = `${deps.config.publicUrl}/accept-invite?token=${encodeURIComponent(secret)}`;
-  await deps.mailer.enqueue(
+  await replaceInviteToken(q, user.id, hashSecret(secret), INVITE_DAYS, ctx.now);
+  const pharmacyName = (await findPharmacyName(q, ctx.pharmacyId)) ?? 'PharmaPoint';
+  const link = `${mail.publicUrl}/accept-invite?token=${encodeURIComponent(secret)}`;
+  await mail.mailer.enqueue(
     q,
     {
       to: user.email,
@@ -109,58 +97,41 @@ function escapeHtml(text: string): string {
  * Invites a member: creates the user (or reuses the account of that email), the membership and a one-time
  * invitation link, and queues the email in the same transaction. Counts against the plan's user limit.
  */
-export async function inviteMember(deps: Deps, ctx: RequestContext, input: InviteInput, now = new Date()): Promise<Member> {
+export async function inviteMember(q: Queryable, ctx: RequestContext, input: InviteMember, mail: InviteMail): Promise<{ user: Member; message: string }> {
   const email = input.email.trim().toLowerCase();
   assertCanGrant(ctx, input);
-  const member = await deps.db.transaction({ pharmacyId: ctx.pharmacyId, userId: ctx.userId }, async (q) => {
-    await assertWithinPlanLimit(q, { pharmacyId: ctx.pharmacyId, now }, 'users', 1);
-    await assertBranchesOfTenant(q, ctx.pharmacyId, input.allowedBranchIds);
-    const existing = await findUserByEmail(q, email);
-    if (existing && (await membershipExists(q, ctx.pharmacyId, existing.id))) {
-      throw new AppError('CONFLICT', { message: 'This person is already a member of this pharmacy.' });
-    }
-    const userId = existing?.id ?? (await insertInvitedUser(q, email, input.name));
-    await insertMembership(q, ctx.pharmacyId, {
-      userId,
-      role: input.role,
-      permissions: input.permissions ?? null,
-      allowedBranchIds: input.allowedBranchIds ?? null,
-      hasPosAccess: input.hasPosAccess,
-      invitedBy: ctx.userId,
-    });
-    await issueInvite(q, deps, ctx, { id: userId, email, name: existing?.name ?? input.name });
-    const row = await findMember(q, ctx.pharmacyId, userId);
-    if (!row) throw new Error('invited member not found');
-    const created = toMember(row);
-    await audit(q, ctx, 'invite', 'user', userId, null, created);
-    return created;
+  await assertWithinPlanLimit(q, ctx, 'users', 1);
+  await assertBranchesOfTenant(q, ctx.pharmacyId, input.allowedBranchIds);
+  const existing = await findUserByEmail(q, email);
+  if (existing && (await membershipExists(q, ctx.pharmacyId, existing.id))) {
+    throw new AppError('CONFLICT', { message: 'This person is already a member of this pharmacy.' });
+  }
+  const userId = existing?.id ?? (await insertInvitedUser(q, email, input.name));
+  await insertMembership(q, ctx.pharmacyId, {
+    userId,
+    role: input.role,
+    permissions: input.permissions ?? null,
+    allowedBranchIds: input.allowedBranchIds ?? null,
+    hasPosAccess: input.hasPosAccess,
+    invitedBy: ctx.userId,
   });
-  void deps.mailer.flush().catch(() => undefined);
-  return member;
+  await issueInvite(q, mail, ctx, { id: userId, email, name: existing?.name ?? input.name });
+  const row = await findMember(q, ctx.pharmacyId, userId);
+  if (!row) throw new Error('invited member not found');
+  const created = toMember(row);
+  await audit(q, ctx, 'invite', 'user', userId, null, created);
+  return { user: created, message: `Invitation sent to ${created.email}` };
 }
 
 /** Sends a new invitation link to a member who has not accepted yet (earlier links stop working). */
-export async function resendInvite(deps: Deps, ctx: RequestContext, userId: string): Promise<Member> {
-  const member = await deps.db.transaction({ pharmacyId: ctx.pharmacyId, userId: ctx.userId }, async (q) => {
-    const row = await findMember(q, ctx.pharmacyId, userId);
-    if (!row) throw new AppError('NOT_FOUND');
-    const current = toMember(row);
-    if (!current.invitePending) throw new AppError('CONFLICT', { message: 'This person has already accepted the invitation.' });
-    await issueInvite(q, deps, ctx, current);
-    await audit(q, ctx, 'resend_invite', 'user', userId, null, null);
-    return current;
-  });
-  void deps.mailer.flush().catch(() => undefined);
-  return member;
-}
-
-export interface MemberPatch {
-  name?: string;
-  role?: string;
-  permissions?: string[] | null;
-  allowedBranchIds?: string[] | null;
-  hasPosAccess?: boolean;
-  isActive?: boolean;
+export async function resendInvite(q: Queryable, ctx: RequestContext, userId: string, mail: InviteMail): Promise<{ user: Member; message: string }> {
+  const row = await findMember(q, ctx.pharmacyId, userId);
+  if (!row) throw new AppError('NOT_FOUND');
+  const current = toMember(row);
+  if (!current.invitePending) throw new AppError('CONFLICT', { message: 'This person has already accepted the invitation.' });
+  await issueInvite(q, mail, ctx, current);
+  await audit(q, ctx, 'resend_invite', 'user', userId, null, null);
+  return { user: current, message: `Invitation sent to ${current.email}` };
 }
 
 /**
@@ -170,53 +141,53 @@ export interface MemberPatch {
  * deactivating needs user:delete besides user:update. A deactivated member's sessions in this pharmacy end; a
  * reactivated one counts against the plan's user limit again.
  */
-export async function patchMember(db: Database, ctx: RequestContext, userId: string, patch: MemberPatch, now = new Date()): Promise<Member> {
-  return db.transaction({ pharmacyId: ctx.pharmacyId, userId: ctx.userId }, async (q) => {
-    const row = await findMember(q, ctx.pharmacyId, userId, true);
-    if (!row) throw new AppError('NOT_FOUND');
-    const before = toMember(row);
-    if (before.isOwner && !ctx.subject.isOwner) {
-      throw new AppError('FORBIDDEN', { message: "Only the owner can change the owner's account." });
-    }
-    if (before.isOwner && patch.role !== undefined) throw new AppError('CONFLICT', { message: "The owner's role cannot be changed." });
-    // Nobody changes a member who holds more than they do, or gives more than they hold; changing what a member
-    // may do (role or explicit list) is role management.
-    if (!withinOwnAccess(ctx, accessOf(before))) throw new AppError('MEMBER_OUTRANKS');
-    const next = {
-      role: patch.role ?? before.role,
-      permissions: patch.permissions === undefined ? before.permissions : patch.permissions,
-      hasPosAccess: patch.hasPosAccess ?? before.hasPosAccess,
-    };
-    if ((next.role !== before.role || !sameList(next.permissions, before.permissions)) && !holds(ctx, 'user:manage_roles')) {
-      throw new AppError('FORBIDDEN');
-    }
-    assertCanGrant(ctx, next);
-    if (patch.isActive === false && before.isActive) {
-      if (userId === ctx.userId) throw new AppError('FORBIDDEN', { message: 'You cannot deactivate your own account.' });
-      if (!holds(ctx, 'user:delete')) throw new AppError('FORBIDDEN');
-    }
-    // A member coming back takes a user place of the plan again.
-    if (patch.isActive === true && !before.isActive) await assertWithinPlanLimit(q, { pharmacyId: ctx.pharmacyId, now }, 'users', 1);
-    await assertBranchesOfTenant(q, ctx.pharmacyId, patch.allowedBranchIds);
-    if (patch.name !== undefined && patch.name !== before.name) {
-      await q.query(`UPDATE users SET name = $2, updated_at = now() WHERE id = $1`, [userId, patch.name]);
-    }
-    const isActive = patch.isActive ?? before.isActive;
-    await updateMembership(q, ctx.pharmacyId, userId, {
-      ...next,
-      allowedBranchIds: patch.allowedBranchIds === undefined ? before.allowedBranchIds : patch.allowedBranchIds,
-      isActive,
-    });
-    if (!isActive && before.isActive) {
-      await q.query(`UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND pharmacy_id = $2 AND revoked_at IS NULL`, [userId, ctx.pharmacyId]);
-    } else if (patch.allowedBranchIds !== undefined) {
-      // A session in a branch the member may no longer work in moves to one they may.
-      await rehomeSessions(q, ctx.pharmacyId, userId);
-    }
-    const after = await findMember(q, ctx.pharmacyId, userId);
-    if (!after) throw new Error('member vanished');
-    const member = toMember(after);
-    await audit(q, ctx, isActive === before.isActive ? 'update' : isActive ? 'reactivate' : 'deactivate', 'user', userId, before, member);
-    return member;
+export async function patchMember(q: Queryable, ctx: RequestContext, userId: string, patch: PatchMember): Promise<{ user: Member }> {
+  const row = await findMember(q, ctx.pharmacyId, userId, true);
+  if (!row) throw new AppError('NOT_FOUND');
+  const before = toMember(row);
+  if (before.isOwner && !ctx.subject.isOwner) {
+    throw new AppError('FORBIDDEN', { message: "Only the owner can change the owner's account." });
+  }
+  if (before.isOwner && patch.role !== undefined) throw new AppError('CONFLICT', { message: "The owner's role cannot be changed." });
+  // Nobody changes a member who holds more than they do, or gives more than they hold; changing what a member
+  // may do (role or explicit list) is role management.
+  if (!withinOwnAccess(ctx, accessOf(before))) throw new AppError('MEMBER_OUTRANKS');
+  const next = {
+    role: patch.role ?? before.role,
+    permissions: patch.permissions === undefined ? before.permissions : patch.permissions,
+    hasPosAccess: patch.hasPosAccess ?? before.hasPosAccess,
+  };
+  if ((next.role !== before.role || !sameList(next.permissions, before.permissions)) && !holds(ctx, 'user:manage_roles')) {
+    throw new AppError('FORBIDDEN');
+  }
+  assertCanGrant(ctx, next);
+  if (patch.isActive === false && before.isActive) {
+    if (userId === ctx.userId) throw new AppError('FORBIDDEN', { message: 'You cannot deactivate your own account.' });
+    if (!holds(ctx, 'user:delete')) throw new AppError('FORBIDDEN');
+  }
+  // A member coming back takes a user place of the plan again.
+  if (patch.isActive === true && !before.isActive) await assertWithinPlanLimit(q, ctx, 'users', 1);
+  await assertBranchesOfTenant(q, ctx.pharmacyId, patch.allowedBranchIds);
+  if (patch.name !== undefined && patch.name !== before.name) {
+    await renameUser(q, userId, patch.name, ctx.now);
+  }
+  const isActive = patch.isActive ?? before.isActive;
+  await updateMembership(q, ctx.pharmacyId, userId, {
+    ...next,
+    allowedBranchIds: patch.allowedBranchIds === undefined ? before.allowedBranchIds : patch.allowedBranchIds,
+    isActive,
   });
+  if (!isActive && before.isActive) {
+    // Their place in the plan is free again; their sessions here end.
+    await releasePlanUsage(q, ctx, 'users', 1);
+    await revokeSessionsIn(q, ctx.pharmacyId, userId, ctx.now);
+  } else if (patch.allowedBranchIds !== undefined) {
+    // A session in a branch the member may no longer work in moves to one they may.
+    await rehomeSessions(q, ctx, userId);
+  }
+  const after = await findMember(q, ctx.pharmacyId, userId);
+  if (!after) throw new Error('member vanished');
+  const member = toMember(after);
+  await audit(q, ctx, isActive === before.isActive ? 'update' : isActive ? 'reactivate' : 'deactivate', 'user', userId, before, member);
+  return { user: member };
 }

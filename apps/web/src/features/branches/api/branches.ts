@@ -1,18 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Branch as BranchOfPharmacy } from '@pharmapoint/domain/tenancy';
 import { api } from '@/lib/api';
 import { meQueryKey } from '@/features/auth/api/get-me';
 
-/** A branch as GET /api/branches returns it. */
-export interface Branch {
-  id: string;
-  name: string;
-  address: string | null;
-  phone: string | null;
-  isDefault: boolean;
-  isActive: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A branch as GET /api/branches returns it (the server's schema, packages/domain/src/tenancy.ts). */
+export type Branch = BranchOfPharmacy;
 
 export interface BranchInput {
   name: string;

@@ -1,32 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Settings } from '@pharmapoint/domain/settings';
+import type { SettingsResponse, SettingsSave } from '@pharmapoint/domain/settings';
+import type { Theme } from '@pharmapoint/domain/tenancy';
 import { api } from '@/lib/api';
 import { meQueryKey } from '@/features/auth/api/get-me';
 
 export const settingsQueryKey = ['settings'] as const;
 export const themeQueryKey = ['pharmacy-theme'] as const;
 
-/** GET /api/settings: the sanitised document of the pharmacy. */
-export interface SettingsResponse {
-  settings: Settings;
-  updatedAt: string | null;
-}
+/**
+ * GET /api/settings: the sanitised document without secret values (each secret is '' and secretsSet says whether
+ * it is stored), and the sections the user may change. Saving a secret as '' keeps the stored one.
+ */
+export type { SettingsResponse };
 
 /** The pharmacy theme and receipt branding (PUT /api/pharmacy/theme). */
-export interface Theme {
-  primaryColor: string;
-  secondaryColor: string;
-  accentColor?: string;
-  backgroundColor?: string;
-  headerColor?: string;
-  logoUrl?: string | null;
-  appTitle?: string;
-  titleFormat?: string;
-  receiptHeader?: string;
-  receiptFooter?: string;
-  location?: string;
-  ownerPhone?: string;
-}
+export type { Theme };
 
 export function useSettings() {
   return useQuery({ queryKey: settingsQueryKey, queryFn: () => api.get<SettingsResponse>('/api/settings') });
@@ -35,7 +23,7 @@ export function useSettings() {
 export function useSaveSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (settings: Settings) => api.put<{ settings: Settings; message: string }>('/api/settings', settings),
+    mutationFn: (settings: SettingsSave) => api.put<SettingsResponse & { message: string }>('/api/settings', settings),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: settingsQueryKey });
     },

@@ -1,25 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Member as MemberOfPharmacy } from '@pharmapoint/domain/users';
 import { api } from '@/lib/api';
 
-/** A member of the pharmacy as GET /api/users returns it. */
-export interface Member {
-  id: string;
-  email: string;
-  name: string;
-  role: string;
-  /** The explicit list, or null when the role's defaults apply. */
-  permissions: string[] | null;
-  /** null means every branch. */
-  allowedBranchIds: string[] | null;
-  defaultBranchId: string | null;
-  hasPosAccess: boolean;
-  isOwner: boolean;
-  isActive: boolean;
-  /** Invited and not yet accepted. */
-  invitePending: boolean;
-  lastLoginAt: string | null;
-  createdAt: string;
-}
+/** A member of the pharmacy as GET /api/users returns it (the server's schema, packages/domain/src/users.ts). */
+export type Member = MemberOfPharmacy;
 
 export interface InviteInput {
   email: string;
