@@ -19,6 +19,10 @@ export default defineConfig({
         },
       },
       { test: { name: 'web', include: ['apps/web/src/**/*.test.ts'] } },
+      {
+        resolve: { alias: { '@': new URL('./apps/web/src', import.meta.url).pathname } },
+        test: { name: 'web-components', include: ['apps/web/src/**/*.test.tsx'], environment: 'jsdom', setupFiles: ['apps/web/src/test/setup.ts'], testTimeout: 30_000 },
+      },
     ],
   },
 });

@@ -1,4 +1,4 @@
-import type { HTMLAttributes, ReactNode, TdHTMLAttributes, ThHTMLAttributes } from 'react';
+import type { HTMLAttributes, ReactNode, Ref, TdHTMLAttributes, ThHTMLAttributes } from 'react';
 import { cn } from '@/lib/cn';
 
 export interface TableProps extends HTMLAttributes<HTMLTableElement> {
@@ -7,15 +7,17 @@ export interface TableProps extends HTMLAttributes<HTMLTableElement> {
   showCaption?: boolean;
   /** Classes of the scrolling wrapper. */
   wrapperClassName?: string;
+  /** The scrolling wrapper (the scroll element of a virtualised body). */
+  wrapperRef?: Ref<HTMLDivElement>;
 }
 
 /**
  * A real <table> in a horizontally scrolling wrapper. Compose with THead/TBody/Tr/Th/Td. The wrapper is positioned so
  * visually hidden (absolutely positioned) cells' text scrolls with the table instead of widening the page on phones.
  */
-export function Table({ caption, showCaption, className, wrapperClassName, children, ...rest }: TableProps) {
+export function Table({ caption, showCaption, className, wrapperClassName, wrapperRef, children, ...rest }: TableProps) {
   return (
-    <div className={cn('relative w-full overflow-x-auto', wrapperClassName)}>
+    <div ref={wrapperRef} className={cn('relative w-full overflow-x-auto', wrapperClassName)}>
       <table className={cn('w-full border-collapse text-left text-sm', className)} {...rest}>
         <caption className={showCaption ? 'mb-2 text-left text-sm font-medium text-slate-700' : 'sr-only'}>{caption}</caption>
         {children}

@@ -1,15 +1,12 @@
-import { useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Plus } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { DataTable, dataTableColumns } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
-import { ErrorState } from '@/components/ui/error-state';
-import { LoadingState } from '@/components/ui/loading-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table';
 import { errorMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { useBranches, useUpdateBranch, type Branch, type BranchPatch } from '@/features/branches/api/branches';
@@ -24,16 +21,20 @@ export default function BranchesPage() {
   const [dialog, setDialog] = useState<DialogState>(null);
   const [deactivating, setDeactivating] = useState<Branch | null>(null);
 
-  async function patch(branch: Branch, change: BranchPatch, message: string) {
-    try {
-      await update.mutateAsync({ id: branch.id, patch: change });
-      toast.success(message);
-      return true;
-    } catch (error) {
-      toast.error(errorMessage(error));
-      return false;
-    }
-  }
+  const { mutateAsync: updateBranch } = update;
+  const patch = useCallback(
+    async (branch: Branch, change: BranchPatch, message: string) => {
+      try {
+        await updateBranch({ id: branch.id, patch: change });
+        toast.success(message);
+        return true;
+      } catch (error) {
+        toast.error(errorMessage(error));
+        return false;
+      }
+    },
+    [updateBranch],
+  );
 
   const header = (
     <PageHeader
@@ -47,74 +48,72 @@ export default function BranchesPage() {
     />
   );
 
-  let body;
-  if (query.isPending) body = <LoadingState />;
-  else if (query.isError) body = <ErrorState message={`${t('loadFailed')} ${errorMessage(query.error)}`} onRetry={() => void query.refetch()} />;
-  else if (query.data.length === 0) body = <EmptyState title={t('empty')} />;
-  else {
-    body = (
-      <Card flush>
-        <Table caption={t('caption')}>
-          <THead>
-            <Tr>
-              <Th>{t('columns.name')}</Th>
-              <Th>{t('columns.address')}</Th>
-              <Th>{t('columns.phone')}</Th>
-              <Th>{t('columns.default')}</Th>
-              <Th>{t('columns.status')}</Th>
-              <Th className="text-right">{t('columns.actions')}</Th>
-            </Tr>
-          </THead>
-          <TBody>
-            {query.data.map((branch) => (
-              <Tr key={branch.id}>
-                <Th scope="row" className="font-medium text-slate-900">
-                  {branch.name}
-                </Th>
-                <Td>{branch.address || t('notSet')}</Td>
-                <Td>{branch.phone || t('notSet')}</Td>
-                <Td>{branch.isDefault ? <Badge tone="primary">{t('defaultBadge')}</Badge> : null}</Td>
-                <Td>{branch.isActive ? <Badge tone="success">{t('active')}</Badge> : <Badge tone="neutral">{t('inactive')}</Badge>}</Td>
-                <Td>
-                  <div className="flex flex-wrap justify-end gap-2">
-                    <Button variant="outline" size="sm" aria-label={t('actions.editNamed', { name: branch.name })} onClick={() => setDialog({ mode: 'edit', branch })}>
-                      {t('actions.edit')}
-                    </Button>
-                    {branch.isActive && !branch.isDefault ? (
-                      <Button
-                        variant="outline"
-                        size="sm"
-                        aria-label={t('actions.setDefaultNamed', { name: branch.name })}
-                        disabled={update.isPending}
-                        onClick={() => void patch(branch, { isDefault: true }, t('defaultSet', { name: branch.name }))}
-                      >
-                        {t('actions.setDefault')}
-                      </Button>
-                    ) : null}
-                    {branch.isActive ? (
-                      <Button variant="ghost" size="sm" aria-label={t('actions.deactivateNamed', { name: branch.name })} onClick={() => setDeactivating(branch)}>
-                        {t('actions.deactivate')}
-                      </Button>
-                    ) : (
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        aria-label={t('actions.reactivateNamed', { name: branch.name })}
-                        disabled={update.isPending}
-                        onClick={() => void patch(branch, { isActive: true }, t('reactivated', { name: branch.name }))}
-                      >
-                        {t('actions.reactivate')}
-                      </Button>
-                    )}
-                  </div>
-                </Td>
-              </Tr>
-            ))}
-          </TBody>
-        </Table>
-      </Card>
-    );
-  }
+  const updatePending = update.isPending;
+  const columns = useMemo(() => {
+    const column = dataTableColumns<Branch>();
+    return [
+      column.accessor('name', { header: t('columns.name'), meta: { rowHeader: true, cellClassName: 'font-medium text-slate-900' } }),
+      column.accessor('address', { header: t('columns.address'), cell: ({ getValue }) => getValue() || t('notSet') }),
+      column.accessor('phone', { header: t('columns.phone'), cell: ({ getValue }) => getValue() || t('notSet') }),
+      column.accessor('isDefault', { header: t('columns.default'), cell: ({ getValue }) => (getValue() ? <Badge tone="primary">{t('defaultBadge')}</Badge> : null) }),
+      column.accessor('isActive', {
+        header: t('columns.status'),
+        cell: ({ getValue }) => (getValue() ? <Badge tone="success">{t('active')}</Badge> : <Badge tone="neutral">{t('inactive')}</Badge>),
+      }),
+      column.display({
+        id: 'actions',
+        header: t('columns.actions'),
+        meta: { headerClassName: 'text-right' },
+        cell: ({ row: { original: branch } }) => (
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button variant="outline" size="sm" aria-label={t('actions.editNamed', { name: branch.name })} onClick={() => setDialog({ mode: 'edit', branch })}>
+              {t('actions.edit')}
+            </Button>
+            {branch.isActive && !branch.isDefault ? (
+              <Button
+                variant="outline"
+                size="sm"
+                aria-label={t('actions.setDefaultNamed', { name: branch.name })}
+                disabled={updatePending}
+                onClick={() => void patch(branch, { isDefault: true }, t('defaultSet', { name: branch.name }))}
+              >
+                {t('actions.setDefault')}
+              </Button>
+            ) : null}
+            {branch.isActive ? (
+              <Button variant="ghost" size="sm" aria-label={t('actions.deactivateNamed', { name: branch.name })} onClick={() => setDeactivating(branch)}>
+                {t('actions.deactivate')}
+              </Button>
+            ) : (
+              <Button
+                variant="ghost"
+                size="sm"
+                aria-label={t('actions.reactivateNamed', { name: branch.name })}
+                disabled={updatePending}
+                onClick={() => void patch(branch, { isActive: true }, t('reactivated', { name: branch.name }))}
+              >
+                {t('actions.reactivate')}
+              </Button>
+            )}
+          </div>
+        ),
+      }),
+    ];
+  }, [t, updatePending, patch]);
+
+  const body = (
+    <DataTable
+      framed
+      caption={t('caption')}
+      columns={columns}
+      data={query.data}
+      getRowId={(branch) => branch.id}
+      isLoading={query.isPending}
+      error={query.isError ? `${t('loadFailed')} ${errorMessage(query.error)}` : undefined}
+      onRetry={() => void query.refetch()}
+      empty={<EmptyState title={t('empty')} />}
+    />
+  );
 
   return (
     <div>

@@ -1,22 +1,19 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ArrowDown, ArrowUp, ArrowUpDown, Download, PackagePlus, SlidersHorizontal, Upload } from 'lucide-react';
-import { PRODUCT_SORTS, type ProductListQueryInput, type ProductSort } from '@pharmapoint/domain/products';
+import { Download, PackagePlus, SlidersHorizontal, Upload } from 'lucide-react';
+import { PRODUCT_SORTS, type ProductListItem, type ProductListQueryInput, type ProductSort } from '@pharmapoint/domain/products';
 import { stockStatus } from '@pharmapoint/domain/stock-status';
 import { buttonClasses } from '@/components/ui/button';
-import { Card } from '@/components/ui/card';
+import { DataTable, dataTableColumns } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
-import { ErrorState } from '@/components/ui/error-state';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
-import { LoadingState } from '@/components/ui/loading-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { Pagination } from '@/components/ui/pagination';
 import { Select } from '@/components/ui/select';
 import { Spinner } from '@/components/ui/spinner';
-import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table';
 import { errorMessage } from '@/lib/api';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useUrlFilters } from '@/lib/use-url-filters';
 import { formatDate, formatMoney, formatNumber } from '@/lib/format';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
@@ -50,16 +47,15 @@ export default function ProductsPage() {
   // On phones the secondary filters (active, sort, order, rows per page) sit behind a "More filters" button.
   const [moreFilters, setMoreFilters] = useState(false);
   const secondaryChanged = [active !== 'true', sort !== 'name', order !== 'asc', pageSize !== 50].filter(Boolean).length;
-  // The search box writes to the URL after a pause in typing (one request per search, not per key).
-  // The address bar's q as of now, read by the typing timer: following q itself would write the box back over a
-  // search the user navigated to (Back).
-  const currentQ = useRef(q);
-  currentQ.current = q;
+  // The search box writes to the URL after a pause in typing. The address bar's q and update as of now are read
+  // through a ref: only a new typed search may write, never a Back navigation or Clear filters meanwhile.
+  const [typed] = useDebouncedValue(search.trim(), 300);
+  const latest = useRef({ q, update });
+  latest.current = { q, update };
   useEffect(() => {
-    if (search.trim() === currentQ.current) return;
-    const timer = window.setTimeout(() => update({ q: search.trim() || null, page: null }), 300);
-    return () => window.clearTimeout(timer);
-  }, [search, update]);
+    if (typed === latest.current.q) return;
+    latest.current.update({ q: typed || null, page: null });
+  }, [typed]);
 
   const query: ProductListQueryInput = {
     q: q || undefined,
@@ -79,132 +75,148 @@ export default function ProductsPage() {
   const canEdit = can('product:update') && !isDemo;
   const filtersActive = Boolean(q || category || status || active !== 'true');
 
-  function sortBy(column: ProductSort) {
-    if (sort === column) update({ order: order === 'asc' ? 'desc' : 'asc', page: null });
-    else update({ sort: column, order: null, page: null });
-  }
-
-  function sortHeader(column: ProductSort, label: string, numeric?: boolean) {
-    const current = sort === column;
-    const Icon = current ? (order === 'asc' ? ArrowUp : ArrowDown) : ArrowUpDown;
-    return (
-      <Th key={column} numeric={numeric} aria-sort={current ? (order === 'asc' ? 'ascending' : 'descending') : 'none'}>
-        <button type="button" data-demo-allow="" className="inline-flex items-center gap-1 uppercase hover:text-slate-900" onClick={() => sortBy(column)}>
-          {label}
-          <Icon className="size-3.5" aria-hidden="true" />
-          <span className="sr-only">{t('list.sortBy', { column: label })}</span>
-        </button>
-      </Th>
-    );
-  }
-
-  let body;
-  if (products.isPending) body = <LoadingState message={t('list.loading')} />;
-  else if (products.isError) body = <ErrorState message={`${t('list.loadFailed')} ${errorMessage(products.error)}`} onRetry={() => void products.refetch()} />;
-  else if (products.data.items.length === 0) {
-    body = (
-      <EmptyState
-        title={filtersActive ? t('list.noMatches') : t('list.empty')}
-        description={filtersActive ? t('list.noMatchesHint') : t('list.emptyHint')}
-        action={
-          filtersActive ? (
-            <button
-              type="button"
-              data-demo-allow=""
-              className={buttonClasses('outline', 'sm')}
-              onClick={() => {
-                setSearch('');
-                clear();
-              }}
-            >
-              {t('list.clearFilters')}
-            </button>
-          ) : canCreate ? (
-            <Link to="/app/products/add" className={buttonClasses('primary', 'sm')}>
-              {t('list.addProduct')}
+  const columns = useMemo(() => {
+    const column = dataTableColumns<ProductListItem>();
+    const muted = 'text-slate-600';
+    // From tablets up the actions column stays in view while the table scrolls sideways inside its card.
+    const sticky = 'md:sticky md:right-0 md:shadow-[-8px_0_8px_-8px_rgba(15,23,42,0.2)]';
+    return [
+      column.accessor('name', {
+        header: t('columns.product'),
+        enableSorting: true,
+        meta: { rowHeader: true, cellClassName: 'font-normal normal-case tracking-normal' },
+        cell: ({ row: { original: item } }) => (
+          <>
+            <Link to={`/app/products/history/${item.id}`} className="font-medium text-slate-900 hover:text-primary hover:underline">
+              {item.name}
             </Link>
-          ) : null
-        }
-      />
-    );
-  } else {
-    const { items, total } = products.data;
-    body = (
-      <Card flush>
-        <Table caption={t('list.caption', { branch: branchName })} className="[&_td]:px-1.5 [&_th]:px-1.5 [&_tr>*:first-child]:pl-3 [&_tr>*:last-child]:pr-3">
-          <THead>
-            <Tr>
-              {sortHeader('name', t('columns.product'))}
-              {sortHeader('sku', t('columns.sku'))}
-              <Th>{t('columns.category')}</Th>
-              {sortHeader('price', t('columns.sellingPrice'), true)}
-              <Th numeric>{t('columns.minPrice')}</Th>
-              {sortHeader('quantity', t('columns.stock'), true)}
-              <Th>{t('columns.status')}</Th>
-              {sortHeader('expiry', t('columns.nearestExpiry'))}
-              {/* From tablets up the actions column stays in view while the table scrolls sideways inside its card. */}
-              <Th className="text-right md:sticky md:right-0 md:bg-slate-50 md:shadow-[-8px_0_8px_-8px_rgba(15,23,42,0.2)]">{t('columns.actions')}</Th>
-            </Tr>
-          </THead>
-          <TBody>
-            {items.map((item) => {
-              const shown = shownQuantity(item.id, item.branchId, item.quantity);
-              const rowStatus = shown.pending ? stockStatus(shown.quantity, item.lowStockThreshold) : item.status;
-              return (
-                <Tr key={`${item.id}:${item.branchId}`} data-product-id={item.id}>
-                  <Th scope="row" className="font-normal normal-case tracking-normal">
-                    <Link to={`/app/products/history/${item.id}`} className="font-medium text-slate-900 hover:text-primary hover:underline">
-                      {item.name}
-                    </Link>
-                    <span className="mt-0.5 flex flex-wrap gap-1 text-xs text-slate-500">
-                      {item.packageSize > 1 ? <span>{t('list.pack', { size: item.packageSize, type: item.packageType })}</span> : null}
-                      {item.isDda ? <span className="font-semibold text-amber-700">{t('list.dda')}</span> : null}
-                      {!item.isActive ? <span className="font-semibold text-slate-600">{t('list.inactive')}</span> : null}
-                      {!item.isAvailable ? <span>{t('list.unavailable')}</span> : null}
-                    </span>
-                  </Th>
-                  <Td className="text-slate-600">{item.sku ?? '—'}</Td>
-                  <Td className="text-slate-600">{item.category ?? '—'}</Td>
-                  <Td numeric className="whitespace-nowrap">{formatMoney(item.sellingPriceCents)}</Td>
-                  <Td numeric className="whitespace-nowrap text-slate-600">
-                    {formatMoney(item.minimumSellingPriceCents)}
-                  </Td>
-                  <Td numeric>
-                    <span aria-live="polite" data-testid="stock-quantity" className={shown.pending ? 'italic text-primary' : undefined}>
-                      {formatNumber(shown.quantity)}
-                    </span>
-                    {shown.pending ? <span className="sr-only"> {t('list.pending')}</span> : null}
-                    {item.expiredQuantity > 0 ? (
-                      <span className="block text-xs text-red-700">{t('list.expiredPieces', { count: item.expiredQuantity })}</span>
-                    ) : null}
-                  </Td>
-                  <Td>
-                    <StockStatusBadge status={rowStatus} />
-                  </Td>
-                  <Td className="whitespace-nowrap text-slate-600">{item.nearestExpiry ? formatDate(item.nearestExpiry) : '—'}</Td>
-                  <Td className="md:sticky md:right-0 md:bg-white md:shadow-[-8px_0_8px_-8px_rgba(15,23,42,0.2)]">
-                    <div className="flex justify-end gap-1">
-                      <Link to={`/app/products/history/${item.id}`} className={buttonClasses('ghost', 'sm')} aria-label={t('list.historyOf', { name: item.name })}>
-                        {t('list.history')}
-                      </Link>
-                      {canEdit ? (
-                        <Link to={`/app/products/edit/${item.id}`} className={buttonClasses('outline', 'sm')} aria-label={t('list.editOf', { name: item.name })}>
-                          {t('list.edit')}
-                        </Link>
-                      ) : null}
-                    </div>
-                  </Td>
-                </Tr>
-              );
-            })}
-          </TBody>
-        </Table>
-        <div className="border-t border-slate-100 px-4">
-          <Pagination page={page} pageSize={pageSize} total={total} onPageChange={(next) => update({ page: next > 1 ? String(next) : null })} />
-        </div>
-      </Card>
-    );
-  }
+            <span className="mt-0.5 flex flex-wrap gap-1 text-xs text-slate-500">
+              {item.packageSize > 1 ? <span>{t('list.pack', { size: item.packageSize, type: item.packageType })}</span> : null}
+              {item.isDda ? <span className="font-semibold text-amber-700">{t('list.dda')}</span> : null}
+              {!item.isActive ? <span className="font-semibold text-slate-600">{t('list.inactive')}</span> : null}
+              {!item.isAvailable ? <span>{t('list.unavailable')}</span> : null}
+            </span>
+          </>
+        ),
+      }),
+      column.accessor('sku', { header: t('columns.sku'), enableSorting: true, meta: { cellClassName: muted }, cell: ({ getValue }) => getValue() ?? '—' }),
+      column.accessor('category', { header: t('columns.category'), meta: { cellClassName: muted }, cell: ({ getValue }) => getValue() ?? '—' }),
+      column.accessor('sellingPriceCents', {
+        id: 'price',
+        header: t('columns.sellingPrice'),
+        enableSorting: true,
+        meta: { numeric: true, cellClassName: 'whitespace-nowrap' },
+        cell: ({ getValue }) => formatMoney(getValue()),
+      }),
+      column.accessor('minimumSellingPriceCents', {
+        header: t('columns.minPrice'),
+        meta: { numeric: true, cellClassName: `whitespace-nowrap ${muted}` },
+        cell: ({ getValue }) => formatMoney(getValue()),
+      }),
+      column.accessor('quantity', {
+        header: t('columns.stock'),
+        enableSorting: true,
+        meta: { numeric: true },
+        cell: ({ row: { original: item } }) => {
+          const shown = shownQuantity(item.id, item.branchId, item.quantity);
+          return (
+            <>
+              <span aria-live="polite" data-testid="stock-quantity" className={shown.pending ? 'italic text-primary' : undefined}>
+                {formatNumber(shown.quantity)}
+              </span>
+              {shown.pending ? <span className="sr-only"> {t('list.pending')}</span> : null}
+              {item.expiredQuantity > 0 ? <span className="block text-xs text-red-700">{t('list.expiredPieces', { count: item.expiredQuantity })}</span> : null}
+            </>
+          );
+        },
+      }),
+      column.display({
+        id: 'status',
+        header: t('columns.status'),
+        cell: ({ row: { original: item } }) => {
+          const shown = shownQuantity(item.id, item.branchId, item.quantity);
+          return <StockStatusBadge status={shown.pending ? stockStatus(shown.quantity, item.lowStockThreshold) : item.status} />;
+        },
+      }),
+      column.accessor('nearestExpiry', {
+        id: 'expiry',
+        header: t('columns.nearestExpiry'),
+        enableSorting: true,
+        meta: { cellClassName: `whitespace-nowrap ${muted}` },
+        cell: ({ getValue }) => {
+          const expiry = getValue();
+          return expiry ? formatDate(expiry) : '—';
+        },
+      }),
+      column.display({
+        id: 'actions',
+        header: t('columns.actions'),
+        meta: { headerClassName: `text-right md:bg-slate-50 ${sticky}`, cellClassName: `md:bg-white ${sticky}` },
+        cell: ({ row: { original: item } }) => (
+          <div className="flex justify-end gap-1">
+            <Link to={`/app/products/history/${item.id}`} className={buttonClasses('ghost', 'sm')} aria-label={t('list.historyOf', { name: item.name })}>
+              {t('list.history')}
+            </Link>
+            {canEdit ? (
+              <Link to={`/app/products/edit/${item.id}`} className={buttonClasses('outline', 'sm')} aria-label={t('list.editOf', { name: item.name })}>
+                {t('list.edit')}
+              </Link>
+            ) : null}
+          </div>
+        ),
+      }),
+    ];
+  }, [t, canEdit, shownQuantity]);
+
+  const sorting = useMemo(() => [{ id: sort, desc: order === 'desc' }], [sort, order]);
+
+  const body = (
+    <DataTable
+      framed
+      caption={t('list.caption', { branch: branchName })}
+      className="[&_td]:px-1.5 [&_th]:px-1.5 [&_tr>*:first-child]:pl-3 [&_tr>*:last-child]:pr-3"
+      columns={columns}
+      data={products.data?.items}
+      getRowId={(item) => `${item.id}:${item.branchId}`}
+      rowProps={(item) => ({ 'data-product-id': item.id })}
+      isLoading={products.isPending}
+      loadingMessage={t('list.loading')}
+      error={products.isError ? `${t('list.loadFailed')} ${errorMessage(products.error)}` : undefined}
+      onRetry={() => void products.refetch()}
+      sorting={sorting}
+      onSortingChange={(next) => {
+        const first = next[0];
+        if (!first) return;
+        update({ sort: first.id === 'name' ? null : first.id, order: first.desc ? 'desc' : null, page: null });
+      }}
+      pagination={{ page, pageSize, total: products.data?.total ?? 0, onPageChange: (next) => update({ page: next > 1 ? String(next) : null }) }}
+      empty={
+        <EmptyState
+          title={filtersActive ? t('list.noMatches') : t('list.empty')}
+          description={filtersActive ? t('list.noMatchesHint') : t('list.emptyHint')}
+          action={
+            filtersActive ? (
+              <button
+                type="button"
+                data-demo-allow=""
+                className={buttonClasses('outline', 'sm')}
+                onClick={() => {
+                  setSearch('');
+                  clear();
+                }}
+              >
+                {t('list.clearFilters')}
+              </button>
+            ) : canCreate ? (
+              <Link to="/app/products/add" className={buttonClasses('primary', 'sm')}>
+                {t('list.addProduct')}
+              </Link>
+            ) : null
+          }
+        />
+      }
+    />
+  );
 
   return (
     <div>

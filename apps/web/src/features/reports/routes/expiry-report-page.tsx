@@ -1,17 +1,17 @@
+import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { MAX_EXPIRY_WINDOW_DAYS, STOCK_REPORT_PAGE_SIZE, type ExpiringBatch } from '@pharmapoint/domain/stock-reports';
 import { Badge } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
+import { DataTable, dataTableColumns } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ErrorState } from '@/components/ui/error-state';
 import { Field } from '@/components/ui/field';
 import { LoadingState } from '@/components/ui/loading-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { Pagination } from '@/components/ui/pagination';
 import { Select } from '@/components/ui/select';
 import { StatCard } from '@/components/ui/stat-card';
-import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useExpiringBatches } from '@/features/reports/api/stock-reports';
 import { useLiveStock } from '@/features/stock/live/live-stock';
@@ -46,7 +46,32 @@ export default function ExpiryReportPage() {
   const days = intParam(params.get('days'), 0, MAX_EXPIRY_WINDOW_DAYS);
   const page = intParam(params.get('page'), 1, 1_000_000) ?? 1;
   const report = useExpiringBatches({ branchId: branchId || undefined, days, page, pageSize: STOCK_REPORT_PAGE_SIZE });
-
+  const columns = useMemo(() => {
+    const column = dataTableColumns<ExpiringBatch>();
+    return [
+      column.accessor('productName', {
+        header: t('product'),
+        cell: ({ row: { original: batch } }) => (
+          <>
+            <Link to={`/app/products/history/${batch.productId}`} className="font-medium text-slate-900 hover:text-primary hover:underline">
+              {batch.productName}
+            </Link>
+            {batch.sku ? <span className="block text-xs text-slate-600">{batch.sku}</span> : null}
+          </>
+        ),
+      }),
+      column.accessor('branchName', { header: t('branch'), meta: { cellClassName: 'whitespace-nowrap' } }),
+      column.accessor('batchNumber', { header: t('expiry.batch'), cell: ({ getValue }) => getValue() ?? <span className="text-slate-600">{t('expiry.noBatchNumber')}</span> }),
+      column.accessor('expiryDate', {
+        header: t('expiry.expiryDate'),
+        meta: { cellClassName: 'whitespace-nowrap' },
+        cell: ({ getValue }) => <time dateTime={getValue()}>{formatDate(`${getValue()}T00:00:00`)}</time>,
+      }),
+      column.accessor('daysLeft', { header: t('expiry.daysLeft'), cell: ({ row }) => <DaysLeft batch={row.original} /> }),
+      column.accessor('quantity', { header: t('expiry.quantity'), meta: { numeric: true }, cell: ({ getValue }) => formatNumber(getValue()) }),
+      column.accessor('valueCents', { header: t('expiry.value'), meta: { numeric: true, cellClassName: 'whitespace-nowrap' }, cell: ({ getValue }) => formatMoney(getValue()) }),
+    ];
+  }, [t]);
 
   const data = report.data;
   const shownDays = data?.days ?? days;
@@ -100,52 +125,16 @@ export default function ExpiryReportPage() {
                 hint={t('expiry.nearHint', { quantity: formatNumber(data.totals.nearQuantity), value: formatMoney(data.totals.nearValueCents) })}
               />
             </div>
-            {data.items.length === 0 ? (
-              <div className="p-4">
-                <EmptyState title={t('expiry.emptyTitle')} description={t('expiry.emptyDescription', { days: data.days })} />
-              </div>
-            ) : (
-              <>
-                <Table caption={t('expiry.caption', { days: data.days })}>
-                  <THead>
-                    <Tr>
-                      <Th>{t('product')}</Th>
-                      <Th>{t('branch')}</Th>
-                      <Th>{t('expiry.batch')}</Th>
-                      <Th>{t('expiry.expiryDate')}</Th>
-                      <Th>{t('expiry.daysLeft')}</Th>
-                      <Th numeric>{t('expiry.quantity')}</Th>
-                      <Th numeric>{t('expiry.value')}</Th>
-                    </Tr>
-                  </THead>
-                  <TBody>
-                    {data.items.map((batch) => (
-                      <Tr key={batch.batchId} data-batch-id={batch.batchId}>
-                        <Td>
-                          <Link to={`/app/products/history/${batch.productId}`} className="font-medium text-slate-900 hover:text-primary hover:underline">
-                            {batch.productName}
-                          </Link>
-                          {batch.sku ? <span className="block text-xs text-slate-600">{batch.sku}</span> : null}
-                        </Td>
-                        <Td className="whitespace-nowrap">{batch.branchName}</Td>
-                        <Td>{batch.batchNumber ?? <span className="text-slate-600">{t('expiry.noBatchNumber')}</span>}</Td>
-                        <Td className="whitespace-nowrap">
-                          <time dateTime={batch.expiryDate}>{formatDate(`${batch.expiryDate}T00:00:00`)}</time>
-                        </Td>
-                        <Td>
-                          <DaysLeft batch={batch} />
-                        </Td>
-                        <Td numeric>{formatNumber(batch.quantity)}</Td>
-                        <Td numeric className="whitespace-nowrap">
-                          {formatMoney(batch.valueCents)}
-                        </Td>
-                      </Tr>
-                    ))}
-                  </TBody>
-                </Table>
-                <Pagination className="px-4" page={data.page} pageSize={data.pageSize} total={data.total} onPageChange={(p) => update({ page: String(p) })} />
-              </>
-            )}
+            <DataTable
+              caption={t('expiry.caption', { days: data.days })}
+              columns={columns}
+              data={data.items}
+              getRowId={(batch) => batch.batchId}
+              rowProps={(batch) => ({ 'data-batch-id': batch.batchId })}
+              empty={<EmptyState title={t('expiry.emptyTitle')} description={t('expiry.emptyDescription', { days: data.days })} />}
+              stateClassName="p-4"
+              pagination={{ page: data.page, pageSize: data.pageSize, total: data.total, onPageChange: (p) => update({ page: String(p) }) }}
+            />
           </>
         )}
       </Card>

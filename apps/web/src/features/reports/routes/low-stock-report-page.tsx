@@ -1,16 +1,16 @@
+import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LOW_STOCK_STATUSES, STOCK_REPORT_PAGE_SIZE, type LowStockQueryInput } from '@pharmapoint/domain/stock-reports';
+import { LOW_STOCK_STATUSES, STOCK_REPORT_PAGE_SIZE, type LowStockItem, type LowStockQueryInput } from '@pharmapoint/domain/stock-reports';
 import { Card } from '@/components/ui/card';
+import { DataTable, dataTableColumns } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ErrorState } from '@/components/ui/error-state';
 import { Field } from '@/components/ui/field';
 import { LoadingState } from '@/components/ui/loading-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { Pagination } from '@/components/ui/pagination';
 import { Select } from '@/components/ui/select';
 import { StatCard } from '@/components/ui/stat-card';
-import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { StockStatusBadge } from '@/features/products/components/stock-status-badge';
 import { useLowStock } from '@/features/reports/api/stock-reports';
@@ -34,6 +34,27 @@ export default function LowStockReportPage() {
   const rawPage = Number(params.get('page'));
   const page = Number.isInteger(rawPage) && rawPage >= 1 ? rawPage : 1;
   const report = useLowStock({ branchId: branchId || undefined, status, page, pageSize: STOCK_REPORT_PAGE_SIZE });
+  const columns = useMemo(() => {
+    const column = dataTableColumns<LowStockItem>();
+    return [
+      column.accessor('productName', {
+        header: t('product'),
+        cell: ({ row: { original: item } }) => (
+          <>
+            <Link to={`/app/products/history/${item.productId}`} className="font-medium text-slate-900 hover:text-primary hover:underline">
+              {item.productName}
+            </Link>
+            {item.sku ? <span className="block text-xs text-slate-600">{item.sku}</span> : null}
+          </>
+        ),
+      }),
+      column.accessor('branchName', { header: t('branch'), meta: { cellClassName: 'whitespace-nowrap' } }),
+      column.accessor('status', { header: t('lowStock.status'), cell: ({ getValue }) => <StockStatusBadge status={getValue()} /> }),
+      column.accessor('quantity', { header: t('lowStock.quantity'), meta: { numeric: true }, cell: ({ getValue }) => formatNumber(getValue()) }),
+      column.accessor('lowStockThreshold', { header: t('lowStock.threshold'), meta: { numeric: true }, cell: ({ getValue }) => formatNumber(getValue()) }),
+      column.accessor('reorderLevel', { header: t('lowStock.reorderLevel'), meta: { numeric: true }, cell: ({ getValue }) => formatNumber(getValue()) }),
+    ];
+  }, [t]);
 
   const data = report.data;
 
@@ -71,46 +92,16 @@ export default function LowStockReportPage() {
               <StatCard label={t('lowStock.outCount')} value={formatNumber(data.counts.out)} tone={data.counts.out > 0 ? 'negative' : 'neutral'} hint={t('lowStock.countHint')} />
               <StatCard label={t('lowStock.lowCount')} value={formatNumber(data.counts.low)} tone={data.counts.low > 0 ? 'warning' : 'neutral'} hint={t('lowStock.countHint')} />
             </div>
-            {data.items.length === 0 ? (
-              <div className="p-4">
-                <EmptyState title={t('lowStock.emptyTitle')} description={t('lowStock.emptyDescription')} />
-              </div>
-            ) : (
-              <>
-                <Table caption={t('lowStock.caption')}>
-                  <THead>
-                    <Tr>
-                      <Th>{t('product')}</Th>
-                      <Th>{t('branch')}</Th>
-                      <Th>{t('lowStock.status')}</Th>
-                      <Th numeric>{t('lowStock.quantity')}</Th>
-                      <Th numeric>{t('lowStock.threshold')}</Th>
-                      <Th numeric>{t('lowStock.reorderLevel')}</Th>
-                    </Tr>
-                  </THead>
-                  <TBody>
-                    {data.items.map((item) => (
-                      <Tr key={`${item.productId}:${item.branchId}`} data-product-id={item.productId}>
-                        <Td>
-                          <Link to={`/app/products/history/${item.productId}`} className="font-medium text-slate-900 hover:text-primary hover:underline">
-                            {item.productName}
-                          </Link>
-                          {item.sku ? <span className="block text-xs text-slate-600">{item.sku}</span> : null}
-                        </Td>
-                        <Td className="whitespace-nowrap">{item.branchName}</Td>
-                        <Td>
-                          <StockStatusBadge status={item.status} />
-                        </Td>
-                        <Td numeric>{formatNumber(item.quantity)}</Td>
-                        <Td numeric>{formatNumber(item.lowStockThreshold)}</Td>
-                        <Td numeric>{formatNumber(item.reorderLevel)}</Td>
-                      </Tr>
-                    ))}
-                  </TBody>
-                </Table>
-                <Pagination className="px-4" page={data.page} pageSize={data.pageSize} total={data.total} onPageChange={(p) => update({ page: String(p) })} />
-              </>
-            )}
+            <DataTable
+              caption={t('lowStock.caption')}
+              columns={columns}
+              data={data.items}
+              getRowId={(item) => `${item.productId}:${item.branchId}`}
+              rowProps={(item) => ({ 'data-product-id': item.productId })}
+              empty={<EmptyState title={t('lowStock.emptyTitle')} description={t('lowStock.emptyDescription')} />}
+              stateClassName="p-4"
+              pagination={{ page: data.page, pageSize: data.pageSize, total: data.total, onPageChange: (p) => update({ page: String(p) }) }}
+            />
           </>
         )}
       </Card>

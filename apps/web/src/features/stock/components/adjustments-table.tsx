@@ -1,15 +1,20 @@
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { AdjustmentListQueryInput } from '@pharmapoint/domain/stock';
+import type { Adjustment, AdjustmentListQueryInput } from '@pharmapoint/domain/stock';
 import { Badge } from '@/components/ui/badge';
+import { DataTable, dataTableColumns } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
-import { ErrorState } from '@/components/ui/error-state';
-import { LoadingState } from '@/components/ui/loading-state';
-import { Pagination } from '@/components/ui/pagination';
-import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table';
 import { errorMessage } from '@/lib/api';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import { useAdjustments } from '@/features/stock/api/stock';
+
+/** One table row: a line of an adjustment (the date shows on the adjustment's first line only). */
+interface AdjustmentLine {
+  adjustment: Adjustment;
+  item: Adjustment['items'][number];
+  isFirst: boolean;
+}
 
 /** Stock adjustments (newest first) with their lines; paged when onPageChange is given. */
 export function AdjustmentsTable({
@@ -25,63 +30,78 @@ export function AdjustmentsTable({
 }) {
   const { t } = useTranslation('stock');
   const adjustments = useAdjustments(query);
-  if (adjustments.isPending) return <LoadingState message={t('list.loading')} />;
-  if (adjustments.isError) return <ErrorState message={`${t('list.loadFailed')} ${errorMessage(adjustments.error)}`} onRetry={() => void adjustments.refetch()} />;
-  if (adjustments.data.items.length === 0) {
-    return (
-      <div className="p-4">
-        <EmptyState title={t('list.empty')} description={compact ? undefined : t('list.emptyHint')} />
-      </div>
-    );
-  }
+  const lines = useMemo(
+    () => adjustments.data?.items.flatMap((adjustment) => adjustment.items.map((item, index) => ({ adjustment, item, isFirst: index === 0 }))),
+    [adjustments.data],
+  );
+
+  const columns = useMemo(() => {
+    const column = dataTableColumns<AdjustmentLine>();
+    return [
+      column.display({
+        id: 'date',
+        header: t('list.date'),
+        meta: { cellClassName: 'whitespace-nowrap' },
+        cell: ({ row: { original: line } }) => (line.isFirst ? formatDateTime(line.adjustment.createdAt) : ''),
+      }),
+      column.display({ id: 'branch', header: t('list.branch'), cell: ({ row }) => row.original.adjustment.branchName }),
+      column.display({
+        id: 'product',
+        header: t('list.product'),
+        cell: ({ row: { original: line } }) => (
+          <Link to={`/app/products/history/${line.item.productId}`} className="font-medium text-slate-900 hover:text-primary hover:underline">
+            {line.item.productName}
+          </Link>
+        ),
+      }),
+      column.display({
+        id: 'type',
+        header: t('list.type'),
+        cell: ({ row: { original: line } }) => (
+          <Badge tone={line.item.reasonType === 'count_correction' ? 'info' : line.item.reasonType === 'other' ? 'neutral' : 'warning'}>
+            {t(`reasonTypes.${line.item.reasonType}`)}
+          </Badge>
+        ),
+      }),
+      column.display({
+        id: 'change',
+        header: t('list.change'),
+        meta: { numeric: true },
+        cell: ({ row: { original: line } }) => (
+          <span className={line.item.delta < 0 ? 'text-red-700' : 'text-emerald-700'}>
+            {line.item.delta > 0 ? `+${formatNumber(line.item.delta)}` : formatNumber(line.item.delta)}
+          </span>
+        ),
+      }),
+      column.display({ id: 'batch', header: t('list.batch'), cell: ({ row }) => row.original.item.batchNumber ?? t('list.fefo') }),
+      column.display({
+        id: 'reason',
+        header: t('list.reason'),
+        cell: ({ row: { original: line } }) => (
+          <>
+            {line.adjustment.reason}
+            {line.item.note ? <span className="block text-xs text-slate-500">{line.item.note}</span> : null}
+          </>
+        ),
+      }),
+      column.display({ id: 'user', header: t('list.user'), cell: ({ row }) => row.original.adjustment.userName ?? '—' }),
+    ];
+  }, [t]);
+
   return (
-    <>
-      <Table caption={t('list.caption')}>
-        <THead>
-          <Tr>
-            <Th>{t('list.date')}</Th>
-            <Th>{t('list.branch')}</Th>
-            <Th>{t('list.product')}</Th>
-            <Th>{t('list.type')}</Th>
-            <Th numeric>{t('list.change')}</Th>
-            <Th>{t('list.batch')}</Th>
-            <Th>{t('list.reason')}</Th>
-            <Th>{t('list.user')}</Th>
-          </Tr>
-        </THead>
-        <TBody>
-          {adjustments.data.items.flatMap((adjustment) =>
-            adjustment.items.map((item, index) => (
-              <Tr key={item.id} data-adjustment-id={adjustment.id}>
-                <Td className="whitespace-nowrap">{index === 0 ? formatDateTime(adjustment.createdAt) : ''}</Td>
-                <Td>{adjustment.branchName}</Td>
-                <Td>
-                  <Link to={`/app/products/history/${item.productId}`} className="font-medium text-slate-900 hover:text-primary hover:underline">
-                    {item.productName}
-                  </Link>
-                </Td>
-                <Td>
-                  <Badge tone={item.reasonType === 'count_correction' ? 'info' : item.reasonType === 'other' ? 'neutral' : 'warning'}>{t(`reasonTypes.${item.reasonType}`)}</Badge>
-                </Td>
-                <Td numeric className={item.delta < 0 ? 'text-red-700' : 'text-emerald-700'}>
-                  {item.delta > 0 ? `+${formatNumber(item.delta)}` : formatNumber(item.delta)}
-                </Td>
-                <Td>{item.batchNumber ?? t('list.fefo')}</Td>
-                <Td>
-                  {adjustment.reason}
-                  {item.note ? <span className="block text-xs text-slate-500">{item.note}</span> : null}
-                </Td>
-                <Td>{adjustment.userName ?? '—'}</Td>
-              </Tr>
-            )),
-          )}
-        </TBody>
-      </Table>
-      {onPageChange && page ? (
-        <div className="border-t border-slate-100 px-4">
-          <Pagination page={page} pageSize={Number(query.limit ?? 50)} total={adjustments.data.total} onPageChange={onPageChange} />
-        </div>
-      ) : null}
-    </>
+    <DataTable
+      caption={t('list.caption')}
+      columns={columns}
+      data={lines}
+      getRowId={(line) => line.item.id}
+      rowProps={(line) => ({ 'data-adjustment-id': line.adjustment.id })}
+      isLoading={adjustments.isPending}
+      loadingMessage={t('list.loading')}
+      error={adjustments.isError ? `${t('list.loadFailed')} ${errorMessage(adjustments.error)}` : undefined}
+      onRetry={() => void adjustments.refetch()}
+      empty={<EmptyState title={t('list.empty')} description={compact ? undefined : t('list.emptyHint')} />}
+      stateClassName={adjustments.isSuccess ? 'p-4' : undefined}
+      pagination={onPageChange && page ? { page, pageSize: Number(query.limit ?? 50), total: adjustments.data?.total ?? 0, onPageChange } : undefined}
+    />
   );
 }

@@ -1,18 +1,17 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useCallback, useId, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { canTransfer, TRANSFER_STATUSES, type Transfer, type TransferItem, type TransferStatus } from '@pharmapoint/domain/stock';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { DataTable, dataTableColumns } from '@/components/ui/data-table';
 import { Dialog } from '@/components/ui/dialog';
 import { EmptyState } from '@/components/ui/empty-state';
-import { ErrorState } from '@/components/ui/error-state';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { LoadingState } from '@/components/ui/loading-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { Pagination } from '@/components/ui/pagination';
 import { Select } from '@/components/ui/select';
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table';
 import { errorMessage } from '@/lib/api';
@@ -47,6 +46,7 @@ export default function StockTransfersPage() {
   const [page, setPage] = useState(1);
   const transfers = useTransfers({ status: status || undefined, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
   const action = useTransferAction();
+  const actionPending = action.isPending;
   const [viewing, setViewing] = useState<Transfer | null>(null);
   const [receiving, setReceiving] = useState<Transfer | null>(null);
   const [cancelling, setCancelling] = useState<Transfer | null>(null);
@@ -55,92 +55,99 @@ export default function StockTransfersPage() {
   const branchList = (branches.data ?? []).filter((b) => b.isActive).map((b) => ({ id: b.id, name: b.name }));
   const targets = branchList.length > 0 ? branchList : (me?.allowedBranches ?? []).map((b) => ({ id: b.id, name: b.name }));
 
-  async function run(transfer: Transfer, step: TransferStep) {
-    try {
-      await action.mutateAsync({ id: transfer.id, action: step });
-      toast.success(t(`transfer.done.${step}`));
-    } catch (error) {
-      toast.error(errorMessage(error));
-    }
-  }
+  const { mutateAsync: runAction } = action;
+  const run = useCallback(
+    async (transfer: Transfer, step: TransferStep) => {
+      try {
+        await runAction({ id: transfer.id, action: step });
+        toast.success(t(`transfer.done.${step}`));
+      } catch (error) {
+        toast.error(errorMessage(error));
+      }
+    },
+    [runAction, t],
+  );
 
-  let body;
-  if (transfers.isPending) body = <LoadingState message={t('transfer.loading')} />;
-  else if (transfers.isError) body = <ErrorState message={`${t('transfer.loadFailed')} ${errorMessage(transfers.error)}`} onRetry={() => void transfers.refetch()} />;
-  else if (transfers.data.items.length === 0) body = <div className="p-4"><EmptyState title={status ? t('transfer.noneWithStatus') : t('transfer.none')} description={t('transfer.noneHint')} /></div>;
-  else {
-    body = (
-      <>
-        <Table caption={t('transfer.listCaption')}>
-          <THead>
-            <Tr>
-              <Th>{t('transfer.created_at')}</Th>
-              <Th>{t('transfer.route')}</Th>
-              <Th>{t('transfer.items')}</Th>
-              <Th>{t('transfer.status')}</Th>
-              <Th>{t('transfer.requestedBy')}</Th>
-              <Th className="text-right">{t('transfer.actions')}</Th>
-            </Tr>
-          </THead>
-          <TBody>
-            {transfers.data.items.map((transfer) => {
-              const label = t('transfer.label', { from: transfer.fromBranchName, to: transfer.toBranchName, date: formatDateTime(transfer.createdAt) });
-              const summary = summarize(transfer);
-              return (
-                <Tr key={transfer.id} data-transfer-id={transfer.id}>
-                  <Td className="whitespace-nowrap">{formatDateTime(transfer.createdAt)}</Td>
-                  <Th scope="row" className="font-medium normal-case tracking-normal">
-                    {t('transfer.fromTo', { from: transfer.fromBranchName, to: transfer.toBranchName })}
-                  </Th>
-                  <Td>
-                    {summary.map((s) => (
-                      <span key={s.name} className="block">
-                        {t('transfer.itemSummary', { name: s.name, count: s.quantity })}
-                      </span>
-                    ))}
-                  </Td>
-                  <Td>
-                    <Badge tone={STATUS_TONES[transfer.status]}>{t(`transfer.statuses.${transfer.status}`)}</Badge>
-                  </Td>
-                  <Td>{transfer.requested.userName ?? '—'}</Td>
-                  <Td>
-                    <div className="flex flex-wrap justify-end gap-2">
-                      <Button variant="ghost" size="sm" data-demo-allow="" aria-label={t('transfer.viewNamed', { label })} onClick={() => setViewing(transfer)}>
-                        {t('transfer.view')}
-                      </Button>
-                      {canApprove && canTransfer(transfer.status, 'approve') ? (
-                        <Button size="sm" aria-label={t('transfer.approveNamed', { label })} disabled={action.isPending} onClick={() => void run(transfer, 'approve')}>
-                          {t('transfer.approve')}
-                        </Button>
-                      ) : null}
-                      {canWork && canTransfer(transfer.status, 'dispatch') ? (
-                        <Button size="sm" aria-label={t('transfer.dispatchNamed', { label })} disabled={action.isPending} onClick={() => void run(transfer, 'dispatch')}>
-                          {t('transfer.dispatch')}
-                        </Button>
-                      ) : null}
-                      {canWork && canTransfer(transfer.status, 'receive') ? (
-                        <Button size="sm" aria-label={t('transfer.receiveNamed', { label })} onClick={() => setReceiving(transfer)}>
-                          {t('transfer.receive')}
-                        </Button>
-                      ) : null}
-                      {canWork && canTransfer(transfer.status, 'cancel') ? (
-                        <Button variant="outline" size="sm" aria-label={t('transfer.cancelNamed', { label })} onClick={() => setCancelling(transfer)}>
-                          {t('transfer.cancel')}
-                        </Button>
-                      ) : null}
-                    </div>
-                  </Td>
-                </Tr>
-              );
-            })}
-          </TBody>
-        </Table>
-        <div className="border-t border-slate-100 px-4">
-          <Pagination page={page} pageSize={PAGE_SIZE} total={transfers.data.total} onPageChange={setPage} />
-        </div>
-      </>
-    );
-  }
+  const columns = useMemo(() => {
+    const column = dataTableColumns<Transfer>();
+    const labelOf = (transfer: Transfer) => t('transfer.label', { from: transfer.fromBranchName, to: transfer.toBranchName, date: formatDateTime(transfer.createdAt) });
+    return [
+      column.accessor('createdAt', { header: t('transfer.created_at'), meta: { cellClassName: 'whitespace-nowrap' }, cell: ({ getValue }) => formatDateTime(getValue()) }),
+      column.display({
+        id: 'route',
+        header: t('transfer.route'),
+        meta: { rowHeader: true, cellClassName: 'font-medium normal-case tracking-normal' },
+        cell: ({ row: { original: transfer } }) => t('transfer.fromTo', { from: transfer.fromBranchName, to: transfer.toBranchName }),
+      }),
+      column.display({
+        id: 'items',
+        header: t('transfer.items'),
+        cell: ({ row }) =>
+          summarize(row.original).map((s) => (
+            <span key={s.name} className="block">
+              {t('transfer.itemSummary', { name: s.name, count: s.quantity })}
+            </span>
+          )),
+      }),
+      column.accessor('status', {
+        header: t('transfer.status'),
+        cell: ({ getValue }) => <Badge tone={STATUS_TONES[getValue()]}>{t(`transfer.statuses.${getValue()}`)}</Badge>,
+      }),
+      column.display({ id: 'requestedBy', header: t('transfer.requestedBy'), cell: ({ row }) => row.original.requested.userName ?? '—' }),
+      column.display({
+        id: 'actions',
+        header: t('transfer.actions'),
+        meta: { headerClassName: 'text-right' },
+        cell: ({ row: { original: transfer } }) => {
+          const label = labelOf(transfer);
+          return (
+            <div className="flex flex-wrap justify-end gap-2">
+              <Button variant="ghost" size="sm" data-demo-allow="" aria-label={t('transfer.viewNamed', { label })} onClick={() => setViewing(transfer)}>
+                {t('transfer.view')}
+              </Button>
+              {canApprove && canTransfer(transfer.status, 'approve') ? (
+                <Button size="sm" aria-label={t('transfer.approveNamed', { label })} disabled={actionPending} onClick={() => void run(transfer, 'approve')}>
+                  {t('transfer.approve')}
+                </Button>
+              ) : null}
+              {canWork && canTransfer(transfer.status, 'dispatch') ? (
+                <Button size="sm" aria-label={t('transfer.dispatchNamed', { label })} disabled={actionPending} onClick={() => void run(transfer, 'dispatch')}>
+                  {t('transfer.dispatch')}
+                </Button>
+              ) : null}
+              {canWork && canTransfer(transfer.status, 'receive') ? (
+                <Button size="sm" aria-label={t('transfer.receiveNamed', { label })} onClick={() => setReceiving(transfer)}>
+                  {t('transfer.receive')}
+                </Button>
+              ) : null}
+              {canWork && canTransfer(transfer.status, 'cancel') ? (
+                <Button variant="outline" size="sm" aria-label={t('transfer.cancelNamed', { label })} onClick={() => setCancelling(transfer)}>
+                  {t('transfer.cancel')}
+                </Button>
+              ) : null}
+            </div>
+          );
+        },
+      }),
+    ];
+  }, [t, canApprove, canWork, actionPending, run]);
+
+  const body = (
+    <DataTable
+      caption={t('transfer.listCaption')}
+      columns={columns}
+      data={transfers.data?.items}
+      getRowId={(transfer) => transfer.id}
+      rowProps={(transfer) => ({ 'data-transfer-id': transfer.id })}
+      isLoading={transfers.isPending}
+      loadingMessage={t('transfer.loading')}
+      error={transfers.isError ? `${t('transfer.loadFailed')} ${errorMessage(transfers.error)}` : undefined}
+      onRetry={() => void transfers.refetch()}
+      empty={<EmptyState title={status ? t('transfer.noneWithStatus') : t('transfer.none')} description={t('transfer.noneHint')} />}
+      stateClassName={transfers.isSuccess ? 'p-4' : undefined}
+      pagination={{ page, pageSize: PAGE_SIZE, total: transfers.data?.total ?? 0, onPageChange: setPage }}
+    />
+  );
 
   return (
     <div className="space-y-6">

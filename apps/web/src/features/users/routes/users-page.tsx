@@ -1,15 +1,12 @@
-import { useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { UserPlus } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { DataTable, dataTableColumns } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
-import { ErrorState } from '@/components/ui/error-state';
-import { LoadingState } from '@/components/ui/loading-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table';
 import { errorMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
@@ -38,116 +35,127 @@ export default function UsersPage() {
   const canInvite = can('user:create');
   const canEdit = can('user:update');
   const canDeactivate = canEdit && can('user:delete');
-  const branchName = new Map((branches.data ?? []).map((branch) => [branch.id, branch.name]));
+  const branchName = useMemo(() => new Map((branches.data ?? []).map((branch) => [branch.id, branch.name])), [branches.data]);
 
-  async function setActive(member: Member, isActive: boolean) {
-    try {
-      await update.mutateAsync({ id: member.id, patch: { isActive } });
-      toast.success(t(isActive ? 'reactivated' : 'deactivated', { name: member.name }));
-    } catch (error) {
-      toast.error(errorMessage(error));
-    }
-  }
+  const { mutateAsync: updateMember } = update;
+  const { mutateAsync: resendMember } = resend;
+  const setActive = useCallback(
+    async (member: Member, isActive: boolean) => {
+      try {
+        await updateMember({ id: member.id, patch: { isActive } });
+        toast.success(t(isActive ? 'reactivated' : 'deactivated', { name: member.name }));
+      } catch (error) {
+        toast.error(errorMessage(error));
+      }
+    },
+    [updateMember, t],
+  );
 
-  async function resendInvite(member: Member) {
-    try {
-      const result = await resend.mutateAsync(member.id);
-      toast.success(result.message);
-    } catch (error) {
-      toast.error(errorMessage(error));
-    }
-  }
+  const resendInvite = useCallback(
+    async (member: Member) => {
+      try {
+        const result = await resendMember(member.id);
+        toast.success(result.message);
+      } catch (error) {
+        toast.error(errorMessage(error));
+      }
+    },
+    [resendMember],
+  );
 
-  let body;
-  if (members.isPending) body = <LoadingState />;
-  else if (members.isError) body = <ErrorState message={`${t('loadFailed')} ${errorMessage(members.error)}`} onRetry={() => void members.refetch()} />;
-  else if (members.data.length === 0) body = <EmptyState title={t('empty')} />;
-  else {
-    body = (
-      <Card flush>
-        <Table caption={t('caption')}>
-          <THead>
-            <Tr>
-              <Th>{t('columns.name')}</Th>
-              <Th>{t('columns.role')}</Th>
-              <Th>{t('columns.branches')}</Th>
-              <Th>{t('columns.pos')}</Th>
-              <Th>{t('columns.status')}</Th>
-              <Th className="text-right">{t('columns.actions')}</Th>
-            </Tr>
-          </THead>
-          <TBody>
-            {members.data.map((member) => {
-              const status = statusOf(member);
-              const self = member.id === me?.user.id;
-              return (
-                <Tr key={member.id}>
-                  <Th scope="row" className="font-normal">
-                    <span className="block font-medium text-slate-900">
-                      {member.name} {self ? <span className="text-slate-500">{t('you')}</span> : null}
-                    </span>
-                    <span className="block text-xs text-slate-500">{member.email}</span>
-                  </Th>
-                  <Td>
-                    <span className="flex flex-wrap items-center gap-1">
-                      {member.isOwner ? t('owner') : t(`roles.${member.role}`, { defaultValue: member.role })}
-                      {member.permissions ? <Badge tone="warning">{t('customPermissions')}</Badge> : null}
-                    </span>
-                  </Td>
-                  <Td>
-                    {member.allowedBranchIds === null
-                      ? t('allBranches')
-                      : member.allowedBranchIds.map((id) => branchName.get(id) ?? id).join(', ')}
-                  </Td>
-                  <Td>{member.isOwner || member.hasPosAccess ? t('yes') : t('no')}</Td>
-                  <Td>
-                    <Badge tone={STATUS_TONE[status]}>{t(`status.${status}`)}</Badge>
-                  </Td>
-                  <Td>
-                    <div className="flex flex-wrap justify-end gap-2">
-                      {canEdit && (!member.isOwner || me?.membership?.isOwner) ? (
-                        <Button variant="outline" size="sm" aria-label={t('actions.editNamed', { name: member.name })} onClick={() => setDialog({ mode: 'edit', member })}>
-                          {t('actions.edit')}
-                        </Button>
-                      ) : null}
-                      {canInvite && member.invitePending && member.isActive ? (
-                        <Button
-                          variant="outline"
-                          size="sm"
-                          aria-label={t('actions.resendNamed', { name: member.name })}
-                          disabled={resend.isPending}
-                          onClick={() => void resendInvite(member)}
-                        >
-                          {t('actions.resend')}
-                        </Button>
-                      ) : null}
-                      {canDeactivate && !member.isOwner && !self ? (
-                        member.isActive ? (
-                          <Button variant="ghost" size="sm" aria-label={t('actions.deactivateNamed', { name: member.name })} onClick={() => setDeactivating(member)}>
-                            {t('actions.deactivate')}
-                          </Button>
-                        ) : (
-                          <Button
-                            variant="ghost"
-                            size="sm"
-                            aria-label={t('actions.reactivateNamed', { name: member.name })}
-                            disabled={update.isPending}
-                            onClick={() => void setActive(member, true)}
-                          >
-                            {t('actions.reactivate')}
-                          </Button>
-                        )
-                      ) : null}
-                    </div>
-                  </Td>
-                </Tr>
-              );
-            })}
-          </TBody>
-        </Table>
-      </Card>
-    );
-  }
+  const selfId = me?.user.id;
+  const viewerIsOwner = Boolean(me?.membership?.isOwner);
+  const updatePending = update.isPending;
+  const resendPending = resend.isPending;
+  const columns = useMemo(() => {
+    const column = dataTableColumns<Member>();
+    return [
+      column.accessor('name', {
+        header: t('columns.name'),
+        meta: { rowHeader: true, cellClassName: 'font-normal' },
+        cell: ({ row: { original: member } }) => (
+          <>
+            <span className="block font-medium text-slate-900">
+              {member.name} {member.id === selfId ? <span className="text-slate-500">{t('you')}</span> : null}
+            </span>
+            <span className="block text-xs text-slate-500">{member.email}</span>
+          </>
+        ),
+      }),
+      column.display({
+        id: 'role',
+        header: t('columns.role'),
+        cell: ({ row: { original: member } }) => (
+          <span className="flex flex-wrap items-center gap-1">
+            {member.isOwner ? t('owner') : t(`roles.${member.role}`, { defaultValue: member.role })}
+            {member.permissions ? <Badge tone="warning">{t('customPermissions')}</Badge> : null}
+          </span>
+        ),
+      }),
+      column.display({
+        id: 'branches',
+        header: t('columns.branches'),
+        cell: ({ row: { original: member } }) =>
+          member.allowedBranchIds === null ? t('allBranches') : member.allowedBranchIds.map((id) => branchName.get(id) ?? id).join(', '),
+      }),
+      column.display({ id: 'pos', header: t('columns.pos'), cell: ({ row: { original: member } }) => (member.isOwner || member.hasPosAccess ? t('yes') : t('no')) }),
+      column.display({
+        id: 'status',
+        header: t('columns.status'),
+        cell: ({ row }) => {
+          const status = statusOf(row.original);
+          return <Badge tone={STATUS_TONE[status]}>{t(`status.${status}`)}</Badge>;
+        },
+      }),
+      column.display({
+        id: 'actions',
+        header: t('columns.actions'),
+        meta: { headerClassName: 'text-right' },
+        cell: ({ row: { original: member } }) => {
+          const self = member.id === selfId;
+          return (
+            <div className="flex flex-wrap justify-end gap-2">
+              {canEdit && (!member.isOwner || viewerIsOwner) ? (
+                <Button variant="outline" size="sm" aria-label={t('actions.editNamed', { name: member.name })} onClick={() => setDialog({ mode: 'edit', member })}>
+                  {t('actions.edit')}
+                </Button>
+              ) : null}
+              {canInvite && member.invitePending && member.isActive ? (
+                <Button variant="outline" size="sm" aria-label={t('actions.resendNamed', { name: member.name })} disabled={resendPending} onClick={() => void resendInvite(member)}>
+                  {t('actions.resend')}
+                </Button>
+              ) : null}
+              {canDeactivate && !member.isOwner && !self ? (
+                member.isActive ? (
+                  <Button variant="ghost" size="sm" aria-label={t('actions.deactivateNamed', { name: member.name })} onClick={() => setDeactivating(member)}>
+                    {t('actions.deactivate')}
+                  </Button>
+                ) : (
+                  <Button variant="ghost" size="sm" aria-label={t('actions.reactivateNamed', { name: member.name })} disabled={updatePending} onClick={() => void setActive(member, true)}>
+                    {t('actions.reactivate')}
+                  </Button>
+                )
+              ) : null}
+            </div>
+          );
+        },
+      }),
+    ];
+  }, [t, selfId, viewerIsOwner, branchName, canEdit, canInvite, canDeactivate, resendPending, updatePending, resendInvite, setActive]);
+
+  const body = (
+    <DataTable
+      framed
+      caption={t('caption')}
+      columns={columns}
+      data={members.data}
+      getRowId={(member) => member.id}
+      isLoading={members.isPending}
+      error={members.isError ? `${t('loadFailed')} ${errorMessage(members.error)}` : undefined}
+      onRetry={() => void members.refetch()}
+      empty={<EmptyState title={t('empty')} />}
+    />
+  );
 
   return (
     <div>

@@ -1,0 +1,16 @@
+// Component tests (vitest project 'web-components', jsdom): the real English catalogues, a clean DOM per test.
+import { afterEach } from 'vitest';
+import { cleanup } from '@testing-library/react';
+import '@/i18n';
+
+// jsdom has no layout: the few browser APIs Radix and cmdk call exist here as no-ops.
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};
+Element.prototype.scrollIntoView ??= function scrollIntoView() {};
+Element.prototype.hasPointerCapture ??= () => false;
+Element.prototype.releasePointerCapture ??= () => {};
+
+afterEach(() => cleanup());
