@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import * as RadixDialog from '@radix-ui/react-dialog';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Lock } from 'lucide-react';
@@ -64,7 +65,6 @@ interface SessionLockOverlayProps {
 export function SessionLockOverlay({ me, onUnlocked, onLogout }: SessionLockOverlayProps) {
   const { t } = useTranslation('auth');
   const queryClient = useQueryClient();
-  const titleId = useId();
   const [method, setMethod] = useState<'pin' | 'password'>(me.user.hasPin ? 'pin' : 'password');
   const [secret, setSecret] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -120,78 +120,91 @@ export function SessionLockOverlay({ me, onUnlocked, onLogout }: SessionLockOver
     }
   }
 
+  // A Radix dialog for its focus trap and inert background; it cannot be dismissed (no Escape, no outside click).
   return (
-    <div className="fixed inset-0 z-[100] flex items-center justify-center bg-slate-900/80 p-4 backdrop-blur-sm" data-demo-allow="">
-      <div role="dialog" aria-modal="true" aria-labelledby={titleId} className="w-full max-w-sm rounded-xl bg-white p-6 shadow-2xl">
-        <div className="mb-4 flex flex-col items-center text-center">
-          <span className="flex size-12 items-center justify-center rounded-full bg-primary/10 text-primary">
-            <Lock className="size-6" aria-hidden="true" />
-          </span>
-          <h2 id={titleId} className="mt-3 text-xl font-bold text-slate-900">
-            {t('lock.title')}
-          </h2>
-          <p className="text-sm text-slate-600">{t('lock.description', { name: me.user.displayName || me.user.name || me.user.email })}</p>
-        </div>
-        {me.user.hasPin ? (
-          <div className="mb-4 grid grid-cols-2 gap-1 rounded-md bg-slate-100 p-1" role="group" aria-label={t('lock.method')}>
-            {(['pin', 'password'] as const).map((option) => (
-              <button
-                key={option}
-                type="button"
-                aria-pressed={method === option}
-                onClick={() => {
-                  setMethod(option);
-                  setSecret('');
-                  setError(null);
-                }}
-                className={`rounded px-3 py-1.5 text-sm font-medium ${method === option ? 'bg-white shadow text-slate-900' : 'text-slate-600'}`}
-              >
-                {option === 'pin' ? t('lock.usePin') : t('lock.usePassword')}
-              </button>
-            ))}
+    <RadixDialog.Root open>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="fixed inset-0 z-[100] bg-slate-900/80 backdrop-blur-sm" data-demo-allow="" />
+        <RadixDialog.Content
+          data-demo-allow=""
+          onEscapeKeyDown={(event) => event.preventDefault()}
+          onInteractOutside={(event) => event.preventDefault()}
+          onOpenAutoFocus={(event) => {
+            event.preventDefault();
+            inputRef.current?.focus();
+          }}
+          className="fixed left-1/2 top-1/2 z-[100] max-h-[95vh] w-[calc(100%-2rem)] max-w-sm -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-2xl focus:outline-none"
+        >
+          <div className="mb-4 flex flex-col items-center text-center">
+            <span className="flex size-12 items-center justify-center rounded-full bg-primary/10 text-primary">
+              <Lock className="size-6" aria-hidden="true" />
+            </span>
+            <RadixDialog.Title className="mt-3 text-xl font-bold text-slate-900">{t('lock.title')}</RadixDialog.Title>
+            <RadixDialog.Description className="text-sm text-slate-600">
+              {t('lock.description', { name: me.user.displayName || me.user.name || me.user.email })}
+            </RadixDialog.Description>
           </div>
-        ) : null}
-        <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4">
-          <Field label={method === 'pin' ? t('lock.pin') : t('lock.password')} error={error ?? undefined}>
-            {method === 'pin' ? (
-              <Input
-                ref={inputRef}
-                type="password"
-                inputMode="numeric"
-                autoComplete="off"
-                maxLength={6}
-                value={secret}
-                onChange={(event) => {
-                  setSecret(event.target.value.replace(/\D/g, '').slice(0, 6));
-                  setError(null);
-                }}
-              />
-            ) : (
-              <Input
-                ref={inputRef}
-                type="password"
-                autoComplete="current-password"
-                value={secret}
-                onChange={(event) => {
-                  setSecret(event.target.value);
-                  setError(null);
-                }}
-              />
-            )}
-          </Field>
-          <Button type="submit" className="w-full" loading={busy}>
-            {t('lock.unlock')}
+          {me.user.hasPin ? (
+            <div className="mb-4 grid grid-cols-2 gap-1 rounded-md bg-slate-100 p-1" role="group" aria-label={t('lock.method')}>
+              {(['pin', 'password'] as const).map((option) => (
+                <button
+                  key={option}
+                  type="button"
+                  aria-pressed={method === option}
+                  onClick={() => {
+                    setMethod(option);
+                    setSecret('');
+                    setError(null);
+                  }}
+                  className={`rounded px-3 py-1.5 text-sm font-medium ${method === option ? 'bg-white shadow text-slate-900' : 'text-slate-600'}`}
+                >
+                  {option === 'pin' ? t('lock.usePin') : t('lock.usePassword')}
+                </button>
+              ))}
+            </div>
+          ) : null}
+          <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4">
+            <Field label={method === 'pin' ? t('lock.pin') : t('lock.password')} error={error ?? undefined}>
+              {method === 'pin' ? (
+                <Input
+                  ref={inputRef}
+                  type="password"
+                  inputMode="numeric"
+                  autoComplete="off"
+                  maxLength={6}
+                  value={secret}
+                  onChange={(event) => {
+                    setSecret(event.target.value.replace(/\D/g, '').slice(0, 6));
+                    setError(null);
+                  }}
+                />
+              ) : (
+                <Input
+                  ref={inputRef}
+                  type="password"
+                  autoComplete="current-password"
+                  value={secret}
+                  onChange={(event) => {
+                    setSecret(event.target.value);
+                    setError(null);
+                  }}
+                />
+              )}
+            </Field>
+            <Button type="submit" className="w-full" loading={busy}>
+              {t('lock.unlock')}
+            </Button>
+          </form>
+          {me.session.autoLogoutMinutes > 0 ? (
+            <p className="mt-4 text-center text-sm text-slate-600" aria-live="off">
+              {t('lock.autoLogout')} <span className="font-mono font-semibold tabular-nums">{formatCountdown(remaining)}</span>
+            </p>
+          ) : null}
+          <Button variant="ghost" className="mt-2 w-full" onClick={onLogout}>
+            {t('lock.logout')}
           </Button>
-        </form>
-        {me.session.autoLogoutMinutes > 0 ? (
-          <p className="mt-4 text-center text-sm text-slate-600" aria-live="off">
-            {t('lock.autoLogout')} <span className="font-mono font-semibold tabular-nums">{formatCountdown(remaining)}</span>
-          </p>
-        ) : null}
-        <Button variant="ghost" className="mt-2 w-full" onClick={onLogout}>
-          {t('lock.logout')}
-        </Button>
-      </div>
-    </div>
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
   );
 }

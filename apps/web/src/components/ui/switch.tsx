@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import * as SwitchPrimitive from '@radix-ui/react-switch';
 import { cn } from '@/lib/cn';
 
 export interface SwitchProps {
@@ -11,7 +12,7 @@ export interface SwitchProps {
   className?: string;
 }
 
-/** An on/off toggle: a button with role="switch" and aria-checked, named by its label. */
+/** An on/off toggle (Radix: a button with role="switch" and aria-checked), named by its label. */
 export function Switch({ checked, onCheckedChange, label, description, disabled, id, className }: SwitchProps) {
   const generated = useId();
   const switchId = id ?? `switch-${generated}`;
@@ -29,22 +30,17 @@ export function Switch({ checked, onCheckedChange, label, description, disabled,
           </p>
         ) : null}
       </div>
-      <button
+      <SwitchPrimitive.Root
         id={switchId}
-        type="button"
-        role="switch"
-        aria-checked={checked}
+        checked={checked}
+        onCheckedChange={onCheckedChange}
+        disabled={disabled}
         aria-labelledby={labelId}
         aria-describedby={descriptionId}
-        disabled={disabled}
-        onClick={() => onCheckedChange(!checked)}
-        className={cn(
-          'relative inline-flex h-6 w-11 shrink-0 items-center rounded-full transition-colors disabled:opacity-50',
-          checked ? 'bg-primary' : 'bg-slate-300',
-        )}
+        className="relative inline-flex h-6 w-11 shrink-0 items-center rounded-full bg-slate-300 transition-colors disabled:opacity-50 data-[state=checked]:bg-primary"
       >
-        <span className={cn('inline-block size-5 rounded-full bg-white shadow transition-transform', checked ? 'translate-x-5' : 'translate-x-0.5')} />
-      </button>
+        <SwitchPrimitive.Thumb className="inline-block size-5 translate-x-0.5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-5" />
+      </SwitchPrimitive.Root>
     </div>
   );
 }
