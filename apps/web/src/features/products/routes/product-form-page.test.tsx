@@ -1,0 +1,111 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { DEFAULT_SETTINGS } from '@pharmapoint/domain/settings';
+import type { CreateProductInput } from '@pharmapoint/domain/products';
+import ProductFormPage from '@/features/products/routes/product-form-page';
+import { MAIN_BRANCH, renderScreen, server, WESTLANDS_BRANCH } from '@/test/render-screen';
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+const NEW_ID = '55555555-5555-4555-8555-555555555555';
+
+/** The add screen's API: branches, settings (22 % default margin) and POST /api/products, whose bodies are kept. */
+function serveAddScreen() {
+  const posted: CreateProductInput[] = [];
+  const branch = (b: { id: string; name: string }, isDefault: boolean) => ({
+    ...b,
+    address: null,
+    phone: null,
+    isDefault,
+    isActive: true,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+  });
+  server.use(
+    http.get('/api/branches', () => HttpResponse.json({ branches: [branch(MAIN_BRANCH, true), branch(WESTLANDS_BRANCH, false)] })),
+    http.get('/api/settings', () => HttpResponse.json({ settings: { ...DEFAULT_SETTINGS, categories: ['Medicine', 'Equipment'] }, updatedAt: null })),
+    http.post('/api/products', async ({ request }) => {
+      const body = (await request.json()) as CreateProductInput;
+      posted.push(body);
+      return HttpResponse.json({ product: { id: NEW_ID, name: body.name }, branches: [], batches: [], priceChanges: [] }, { status: 201 });
+    }),
+  );
+  return posted;
+}
+
+/** The add screen, once the user's permissions have arrived (prices are locked until then). */
+async function renderAddScreen() {
+  renderScreen(<ProductFormPage />, { path: '/app/products/add', routes: { '/app/products/history/:id': 'Product history' } });
+  const price = await screen.findByLabelText('Selling price (KSh), Main Branch');
+  await waitFor(() => expect((price as HTMLInputElement).disabled).toBe(false));
+}
+
+describe('the product form', () => {
+  it('shows the minimum selling price as prices are typed and creates the product in cents', async () => {
+    const user = userEvent.setup();
+    const posted = serveAddScreen();
+    await renderAddScreen();
+    await user.type(await screen.findByLabelText('Product name', { exact: false }), 'Amoxicillin 500mg Capsules');
+    await user.selectOptions(screen.getByLabelText('Category'), 'Medicine');
+    await user.click(screen.getByRole('checkbox', { name: /Controlled medicine \(DDA\)/ }));
+    await user.type(screen.getByLabelText('Selling price (KSh), Main Branch'), '150');
+    await user.type(screen.getByLabelText('Purchase price (KSh), Main Branch'), '100');
+    // 100 / (1 - 22 %) = 128.205..., rounded up to the cent.
+    expect(screen.getByLabelText('Minimum selling price, Main Branch').textContent).toBe('KSh 128.21');
+    await user.click(screen.getByLabelText('Offered in Westlands Branch'));
+
+    await user.click(screen.getByRole('button', { name: 'Save Product' }));
+    expect(await screen.findByText('Product history')).toBeTruthy();
+    expect(posted).toHaveLength(1);
+    expect(posted[0]).toMatchObject({
+      name: 'Amoxicillin 500mg Capsules',
+      category: 'Medicine',
+      isDda: true,
+      sellingPriceCents: 15000,
+      purchasePriceCents: 10000,
+      restrictedBranchIds: [MAIN_BRANCH.id],
+      branches: [{ branchId: MAIN_BRANCH.id, sellingPriceCents: 15000, purchasePriceCents: 10000 }],
+    });
+  });
+
+  it('marks unreadable fields with sentences and sends nothing', async () => {
+    const user = userEvent.setup();
+    const posted = serveAddScreen();
+    await renderAddScreen();
+    await user.type(await screen.findByLabelText('Selling price (KSh), Main Branch'), '-5');
+    await user.clear(screen.getByLabelText('Package size', { exact: false }));
+    await user.click(screen.getByRole('button', { name: 'Save Product' }));
+
+    expect(await screen.findByText('Some fields need attention before the product can be saved.')).toBeTruthy();
+    const name = screen.getByLabelText('Product name', { exact: false });
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('This field is required.')).toBeTruthy();
+    expect(screen.getByLabelText('Selling price (KSh), Main Branch').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('Enter an amount in KSh of 0 or more with at most 2 decimals.', { exact: false })).toBeTruthy();
+    expect(posted).toHaveLength(0);
+  });
+
+  it("puts the server's validation message beside the field it concerns", async () => {
+    const user = userEvent.setup();
+    serveAddScreen();
+    server.use(
+      http.post('/api/products', () =>
+        HttpResponse.json(
+          { error: { code: 'VALIDATION_FAILED', message: 'A product with this SKU already exists.', details: { issues: [{ path: 'sku', message: 'A product with this SKU already exists.' }] } } },
+          { status: 400 },
+        ),
+      ),
+    );
+    await renderAddScreen();
+    await user.type(await screen.findByLabelText('Product name', { exact: false }), 'Paracetamol 500mg');
+    await user.type(screen.getByLabelText('SKU'), 'PCM-500');
+    await user.click(screen.getByRole('button', { name: 'Save Product' }));
+    await waitFor(() => expect(screen.getByLabelText('SKU').getAttribute('aria-invalid')).toBe('true'));
+    expect(screen.getAllByText('A product with this SKU already exists.').length).toBeGreaterThanOrEqual(1);
+    expect(screen.queryByText('Product history')).toBeNull();
+  });
+});
