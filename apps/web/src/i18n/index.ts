@@ -16,6 +16,7 @@ import subscription from '@/i18n/en/subscription.json';
 import products from '@/i18n/en/products.json';
 import stock from '@/i18n/en/stock.json';
 import reports from '@/i18n/en/reports.json';
+import errors from '@/i18n/en/errors.json';
 
 /**
  * The catalogues, per language and namespace (one namespace per feature). Catalogues are imported statically:
@@ -40,6 +41,8 @@ export const resources = {
     products,
     stock,
     reports,
+    /** The server's error codes (packages/domain/src/errors.ts), for t('errors:CODE', values). */
+    errors,
   },
 } as const;
 

@@ -1,20 +1,44 @@
+import { ERRORS } from '@pharmapoint/domain/errors';
+import i18n from '@/i18n';
+
 /**
  * The one HTTP client of the browser: JSON in and out, the session cookie, the CSRF double-submit header on
- * every state-changing request, and ApiError with the server's { error: { code, message, details } }.
+ * every state-changing request, and ApiError with the server's { error: { code, message, values, details } }.
  */
+
+export type ErrorValues = Record<string, string | number>;
 
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly details: unknown;
+  /** The placeholders of the code's message (e.g. { limit, usage } for LIMIT_EXCEEDED). */
+  readonly values: ErrorValues | undefined;
 
-  constructor(status: number, code: string, message: string, details?: unknown) {
+  /** `message` is what the user reads: see errorText(). */
+  constructor(status: number, code: string, message: string, details?: unknown, values?: ErrorValues) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.details = details;
+    this.values = values;
   }
+}
+
+const CATALOGUE = ERRORS as Record<string, { message: string }>;
+
+/**
+ * The text of a server error in the user's language: the errors catalogue's sentence for the code with its values.
+ * The server's own message is kept when the code is unknown here, for VALIDATION_FAILED (its message is the
+ * field's sentence), and whenever the server sent a message more specific than the code's generic one.
+ */
+export function errorText(code: string, serverMessage: string | undefined, values?: ErrorValues): string {
+  const known = CATALOGUE[code];
+  if (!known || code === 'VALIDATION_FAILED') return serverMessage || known?.message || i18n.t('errors.unexpected');
+  const generic = known.message.replace(/\{(\w+)\}/g, (placeholder, name: string) => (values && name in values ? String(values[name]) : placeholder));
+  if (serverMessage && serverMessage !== generic) return serverMessage;
+  return i18n.t(`errors:${code}`, { ...values, defaultValue: generic });
 }
 
 /** Message shown when the request never reached the server (seed 000 section 8, Login: Network). */
@@ -105,13 +129,15 @@ async function request<T>(method: string, path: string, body?: unknown, options:
   }
   if (!response.ok) {
     const envelope = (data && typeof data === 'object' && 'error' in data ? (data as { error: unknown }).error : undefined) as
-      | { code?: string; message?: string; details?: unknown }
+      | { code?: string; message?: string; values?: ErrorValues; details?: unknown }
       | undefined;
+    const code = envelope?.code ?? `HTTP_${response.status}`;
     const error = new ApiError(
       response.status,
-      envelope?.code ?? `HTTP_${response.status}`,
-      envelope?.message ?? (response.statusText || `Request failed (${response.status})`),
+      code,
+      errorText(code, envelope?.message ?? (response.statusText || `Request failed (${response.status})`), envelope?.values),
       envelope?.details,
+      envelope?.values,
     );
     if (response.status === 423 && error.code === 'SESSION_LOCKED') lockListeners.forEach((listener) => listener());
     // Only a lost session signals (a wrong unlock PIN or password is a 401 too, but the session lives on).
