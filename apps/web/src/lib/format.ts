@@ -1,18 +1,17 @@
+import { formatMoney as formatDomainMoney } from '@pharmapoint/domain/money';
+
 /** Display formatting: money from integer cents (KSh), dates and times in en-GB. */
 
-const moneyFormatter = new Intl.NumberFormat('en-KE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const numberFormatter = new Intl.NumberFormat('en-GB');
 const dateFormatter = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric' });
 const dateTimeFormatter = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
 const timeFormatter = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
 
-/** "KSh 1,234.50" from 123450 cents. Integer arithmetic until the last step. */
+/** "KSh 1,234.50" from 123450 cents: the domain's formatter (integer arithmetic throughout); nothing shown is 0. */
 export function formatMoney(cents: number | bigint | null | undefined, currency = 'KSh'): string {
   const value = typeof cents === 'bigint' ? Number(cents) : (cents ?? 0);
-  const negative = value < 0;
-  const absolute = Math.abs(Math.round(value));
-  const text = moneyFormatter.format(Math.trunc(absolute / 100) + (absolute % 100) / 100);
-  return `${negative ? '-' : ''}${currency} ${text}`;
+  const text = formatDomainMoney(Math.abs(value), { currencySymbol: currency });
+  return value < 0 ? `-${text}` : text;
 }
 
 /** 1,234 */

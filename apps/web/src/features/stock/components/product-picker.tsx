@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useProduct, useProducts } from '@/features/products/api/products';
 
 /**
@@ -22,11 +23,7 @@ export function ProductPicker({
 }) {
   const { t } = useTranslation('stock');
   const [search, setSearch] = useState('');
-  const [q, setQ] = useState('');
-  useEffect(() => {
-    const timer = window.setTimeout(() => setQ(search.trim()), 250);
-    return () => window.clearTimeout(timer);
-  }, [search]);
+  const [q, searchNow] = useDebouncedValue(search.trim(), 250);
   const results = useProducts({ q: q || undefined, active: 'true', limit: 25, sort: 'name' });
   const chosen = useProduct(value || undefined);
   const options = (results.data?.items ?? []).map((p) => ({ value: p.id, label: `${p.name}${p.sku ? ` (${p.sku})` : ''} · ${t('picker.inStock', { count: p.quantity })}` }));
@@ -43,7 +40,7 @@ export function ProductPicker({
           onKeyDown={(e) => {
             if (e.key !== 'Enter') return;
             e.preventDefault();
-            setQ(search.trim());
+            searchNow();
           }}
         />
       </Field>
