@@ -5,6 +5,7 @@ import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemoData, SEEDED_USERS_TABLE } from './db/seed.ts';
 import { createMailer } from './platform/mailer.ts';
+import { createMaintenance } from './platform/maintenance.ts';
 
 const config = loadConfig();
 if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
@@ -19,6 +20,9 @@ const mailer = createMailer({ db, config });
 mailer.start();
 const app = await buildApp({ db, config, mailer, logger: true });
 await app.listen({ port: config.port, host: config.host });
+// PGlite only (no autovacuum there): ANALYZE of changed tables every few minutes, VACUUM nightly.
+const maintenance = createMaintenance(db, { log: (line) => app.log.info(line) });
+maintenance.start();
 
 console.log(`\nPharmaPoint is running at ${config.publicUrl}`);
 console.log(`Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`}`);
@@ -27,6 +31,7 @@ console.log('\nSeeded sign-in details:\n' + SEEDED_USERS_TABLE);
 
 async function shutdown() {
   await app.close();
+  await maintenance.stop();
   await mailer.stop();
   await db.close();
   process.exit(0);
