@@ -1,4 +1,5 @@
 // Runs the named benchmark (or all of them) one after the other; each prints its own figures.
+// Every bench/*.ts is one: api-me, bundle-size, csv-import, products-search, write-path (PostgreSQL and pgbench).
 import { readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
