@@ -165,7 +165,7 @@ describe.each(testDatabaseKinds())('the dev mailbox on %s', (kind) => {
   });
 
   it('answers 404 to a request from another machine, even one claiming to be local', async () => {
-    for (const headers of [{}, { 'x-forwarded-for': '127.0.0.1' }]) {
+    for (const headers of [{}, { 'x-forwarded-for': '127.0.0.1' }] as Record<string, string>[]) {
       const response = await t.client('192.0.2.10').request('GET', '/dev/mailbox', undefined, headers);
       expect(response.status).toBe(404);
       expect(JSON.stringify(response.body)).not.toContain('resetme@mailbox.test');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasPermission, type PermissionSubject } from '@pharmapoint/domain/permissions';
+import { hasPermission, type Permission, type PermissionSubject } from '@pharmapoint/domain/permissions';
 import type { RouteAccess } from '../src/platform/access.ts';
 import { authPlugin } from '../src/platform/auth-plugin.ts';
 import { createTestApp, type TestApp } from './app.ts';
@@ -31,7 +31,7 @@ const isPermissionAccess = (access: RouteAccess | undefined): access is Exclude<
 
 function userRolePermits(access: Exclude<RouteAccess, string>): boolean {
   const subject: PermissionSubject = { role: 'user' };
-  const holds = (p: string) => hasPermission(subject, p);
+  const holds = (p: Permission) => hasPermission(subject, p);
   if ('permission' in access) return holds(access.permission);
   if ('anyOf' in access) return access.anyOf.some(holds);
   return access.allOf.every(holds);

@@ -172,20 +172,20 @@ export function effectivePermissions(subject: PermissionSubject): readonly strin
  * Does the subject hold this permission? '*' grants all; admin and owner bypass. The platform's own saas:*
  * permissions are the operator's alone (docs/decisions/0003): a tenant's '*' does not reach them.
  */
-export function hasPermission(subject: PermissionSubject, permission: string): boolean {
+export function hasPermission(subject: PermissionSubject, permission: Permission): boolean {
   if (subject.isPlatformOperator) return true;
-  const list = effectivePermissions(subject);
+  const list: readonly string[] = effectivePermissions(subject);
   if (list.includes(permission)) return true;
   return list.includes('*') && !permission.startsWith('saas:');
 }
 
 /** Does the subject hold at least one of these permissions? */
-export function hasAnyPermission(subject: PermissionSubject, permissions: readonly string[]): boolean {
+export function hasAnyPermission(subject: PermissionSubject, permissions: readonly Permission[]): boolean {
   return permissions.some((p) => hasPermission(subject, p));
 }
 
 /** Does the subject hold every one of these permissions? */
-export function hasAllPermissions(subject: PermissionSubject, permissions: readonly string[]): boolean {
+export function hasAllPermissions(subject: PermissionSubject, permissions: readonly Permission[]): boolean {
   return permissions.every((p) => hasPermission(subject, p));
 }
 
@@ -199,7 +199,7 @@ export const isInventoryStaff = (s: PermissionSubject) => isAdminSubject(s) || r
 export const isBasicUser = (s: PermissionSubject) => s.role === 'user' && !isAdminSubject(s);
 /** Reports: any report permission. */
 export const canViewReports = (s: PermissionSubject) =>
-  hasAnyPermission(s, PERMISSION_CATALOGUE.report.map((a) => `report:${a}`));
+  hasAnyPermission(s, PERMISSION_CATALOGUE.report.map((a): Permission => `report:${a}`));
 /** POS access: pos:access, also granted by the hasPOSAccess flag. */
 export const canAccessPOS = (s: PermissionSubject) => Boolean(s.hasPOSAccess) || hasPermission(s, 'pos:access');
 /** Managing users needs user:manage_roles. */

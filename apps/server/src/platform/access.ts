@@ -70,11 +70,11 @@ import type { RequestContext } from './context.ts';
 export type { RequestContext };
 
 /** Does the caller hold the permission? The domain's rule ('*', admin and owner bypass), for checks inside services. */
-export function holds(ctx: Pick<RequestContext, 'subject'>, permission: string): boolean {
+export function holds(ctx: Pick<RequestContext, 'subject'>, permission: Permission): boolean {
   return hasPermission(ctx.subject, permission);
 }
 
 /** Does the caller hold at least one of the permissions? */
-export function holdsAny(ctx: Pick<RequestContext, 'subject'>, permissions: readonly string[]): boolean {
+export function holdsAny(ctx: Pick<RequestContext, 'subject'>, permissions: readonly Permission[]): boolean {
   return hasAnyPermission(ctx.subject, permissions);
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { effectivePermissions, hasPermission, type PermissionSubject } from '@pharmapoint/domain/permissions';
+import { effectivePermissions, hasPermission, type Permission, type PermissionSubject } from '@pharmapoint/domain/permissions';
 import type { Database } from '../db/database.ts';
 import type { Config } from '../config.ts';
 import { AppError } from './errors.ts';
@@ -109,7 +109,7 @@ export async function loadSession(db: Database, token: string, config?: Pick<Con
 }
 
 function permits(auth: RequestAuth, access: RouteAccess): boolean {
-  const holds = (p: string) => hasPermission(auth.subject, p);
+  const holds = (p: Permission) => hasPermission(auth.subject, p);
   if (access === 'public' || access === 'authenticated') return true;
   if (access === 'operator') return auth.isPlatformOperator;
   if (!auth.pharmacyId) return false;

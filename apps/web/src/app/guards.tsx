@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Lock, ShieldAlert } from 'lucide-react';
-import { isAdminSubject } from '@pharmapoint/domain/permissions';
+import { isAdminSubject, type Permission } from '@pharmapoint/domain/permissions';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useSessionUser } from '@/app/use-session-user';
@@ -65,9 +65,9 @@ export function RequireOperator({ children }: { children: ReactNode }) {
 
 export interface RequirePermissionProps {
   /** Pass when the user holds any of these. */
-  any?: readonly string[];
+  any?: readonly Permission[];
   /** Pass when the user holds all of these. */
-  all?: readonly string[];
+  all?: readonly Permission[];
   children: ReactNode;
   /** Shown instead of Access Denied. */
   fallback?: ReactNode;

@@ -1,5 +1,6 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import type { Permission } from '@pharmapoint/domain/permissions';
 import { LoadingState } from '@/components/ui/loading-state';
 import { RequireOperator, RequirePermission, RequireUser, AccessDenied } from '@/app/guards';
 import { RootErrorBoundary, ScreenErrorBoundary } from '@/app/error-boundaries';
@@ -75,8 +76,8 @@ const Hosting = screen(() => import('@/features/admin/routes/hosting-page'));
 const Database = screen(() => import('@/features/admin/routes/database-page'));
 
 interface Guard {
-  any?: readonly string[];
-  all?: readonly string[];
+  any?: readonly Permission[];
+  all?: readonly Permission[];
 }
 
 function render(Component: Screen, guard?: Guard, fullScreen = false): ReactNode {
@@ -104,7 +105,7 @@ function publicPage(path: string, Component: Screen): RouteObject {
   return { path, element: render(Component, undefined, true), errorElement: <ScreenErrorBoundary /> };
 }
 
-const any = (...permissions: string[]): Guard => ({ any: permissions });
+const any = (...permissions: Permission[]): Guard => ({ any: permissions });
 
 /** The route table of seed 000 section 2 and seed 002 section 2, with the guards of the specification. */
 export const routes: RouteObject[] = [

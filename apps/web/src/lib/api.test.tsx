@@ -13,7 +13,7 @@ afterEach(async () => {
 afterAll(() => server.close());
 
 /** What api.post throws when the server answers `body` with `status`. */
-async function failure(status: number, body: Record<string, unknown>): Promise<ApiError> {
+async function failure(status: number, body: Record<string, string | number | Record<string, unknown>>): Promise<ApiError> {
   server.use(http.post('/api/things', () => HttpResponse.json(body, { status })));
   const error = await api.post('/api/things', {}).catch((caught: unknown) => caught);
   expect(error).toBeInstanceOf(ApiError);

@@ -1,4 +1,4 @@
-import { effectivePermissions } from '@pharmapoint/domain/permissions';
+import { effectivePermissions, isPermission } from '@pharmapoint/domain/permissions';
 import type { InviteMember, Member, PatchMember } from '@pharmapoint/domain/users';
 import type { Queryable } from '../../db/database.ts';
 import { holds, type RequestContext } from '../../platform/access.ts';
@@ -41,7 +41,8 @@ function accessOf(member: { role: string; permissions?: string[] | null; hasPosA
 
 /** Is every permission of `access` one the caller holds? Owners and admins ('*') hold all. */
 function withinOwnAccess(ctx: RequestContext, access: readonly string[]): boolean {
-  return access.every((p) => holds(ctx, p));
+  // '*' (admins and owners) is held only by a caller who has '*' too.
+  return access.every((p) => (isPermission(p) ? holds(ctx, p) : ctx.permissions.includes(p)));
 }
 
 /** Nobody hands out more than they hold: the role, the explicit list and POS access must be within the caller's own. */

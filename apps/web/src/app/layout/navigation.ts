@@ -1,4 +1,4 @@
-import type { PermissionSubject } from '@pharmapoint/domain/permissions';
+import type { Permission, PermissionSubject } from '@pharmapoint/domain/permissions';
 import { canSeeSettings, hasAnyPermission, hasPermission, isAdminSubject } from '@pharmapoint/domain/permissions';
 
 /** The sidebar's groups and links with the visibility rules of seed 000 / seed 002 section 2 (layout). */
@@ -18,9 +18,9 @@ export interface NavGroup {
 }
 
 const isDemo = (s: PermissionSubject) => Boolean(s.isDemoUser) || s.role === 'demo';
-const can = (...permissions: string[]) => (s: PermissionSubject) => hasAnyPermission(s, permissions);
+const can = (...permissions: Permission[]) => (s: PermissionSubject) => hasAnyPermission(s, permissions);
 /** Write links: the permission, and never for demo users. */
-const write = (...permissions: string[]) => (s: PermissionSubject) => !isDemo(s) && hasAnyPermission(s, permissions);
+const write = (...permissions: Permission[]) => (s: PermissionSubject) => !isDemo(s) && hasAnyPermission(s, permissions);
 const always = () => true;
 
 export const NAV_GROUPS: readonly NavGroup[] = [

@@ -5,6 +5,7 @@ import {
   hasAnyPermission,
   hasPermission,
   isAdminSubject,
+  type Permission,
   type PermissionSubject,
 } from '@pharmapoint/domain/permissions';
 import { useMe } from '@/features/auth/api/get-me';
@@ -32,9 +33,9 @@ export function usePermissions() {
       subject,
       isDemo: Boolean(me?.isDemo),
       isAdmin: subject ? isAdminSubject(subject) || Boolean(subject.isPlatformOperator) : false,
-      can: (permission: string) => (subject ? hasPermission(subject, permission) : false),
-      canAny: (permissions: readonly string[]) => (subject ? hasAnyPermission(subject, permissions) : false),
-      canAll: (permissions: readonly string[]) => (subject ? hasAllPermissions(subject, permissions) : false),
+      can: (permission: Permission) => (subject ? hasPermission(subject, permission) : false),
+      canAny: (permissions: readonly Permission[]) => (subject ? hasAnyPermission(subject, permissions) : false),
+      canAll: (permissions: readonly Permission[]) => (subject ? hasAllPermissions(subject, permissions) : false),
     };
   }, [me]);
 }

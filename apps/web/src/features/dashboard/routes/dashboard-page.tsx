@@ -17,7 +17,7 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import type { MeResponse } from '@pharmapoint/domain/auth';
-import { canAccessPOS, canSeeSettings, isBasicUser, type PermissionSubject } from '@pharmapoint/domain/permissions';
+import { canAccessPOS, canSeeSettings, isBasicUser, type Permission, type PermissionSubject } from '@pharmapoint/domain/permissions';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { Badge } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
@@ -30,7 +30,7 @@ interface QuickAction {
   key: string;
   to: string;
   icon: LucideIcon;
-  visible: (subject: PermissionSubject, can: (p: string) => boolean) => boolean;
+  visible: (subject: PermissionSubject, can: (p: Permission) => boolean) => boolean;
 }
 
 const QUICK_ACTIONS: readonly QuickAction[] = [
@@ -71,7 +71,7 @@ function Greeting({ me, now }: { me: MeResponse; now: Date }) {
   );
 }
 
-function QuickActions({ subject, can }: { subject: PermissionSubject; can: (p: string) => boolean }) {
+function QuickActions({ subject, can }: { subject: PermissionSubject; can: (p: Permission) => boolean }) {
   const { t } = useTranslation('dashboard');
   const actions = QUICK_ACTIONS.filter((action) => action.visible(subject, can));
   if (actions.length === 0) return null;
@@ -92,7 +92,7 @@ function QuickActions({ subject, can }: { subject: PermissionSubject; can: (p: s
 }
 
 /** The basic-user welcome page of seed 002: three cards, four daily tips and the system status. */
-function BasicWelcome({ subject, can }: { subject: PermissionSubject; can: (p: string) => boolean }) {
+function BasicWelcome({ subject, can }: { subject: PermissionSubject; can: (p: Permission) => boolean }) {
   const { t } = useTranslation('dashboard');
   const cards = [
     { key: 'pos', to: '/pos', icon: Monitor, show: canAccessPOS(subject) },
