@@ -1,3 +1,4 @@
+import { businessDate } from '@pharmapoint/domain/stock';
 import type { Database } from '../src/db/database.ts';
 import type { RequestContext } from '../src/platform/access.ts';
 import type { TestApp } from './app.ts';
@@ -39,9 +40,12 @@ export function ownerContext(pharmacy: StockPharmacy, branchIndex = 0): RequestC
   };
 }
 
-/** A business date `days` from today (UTC calendar; tests keep a margin of days around today). */
+/** A business date `days` from today in Africa/Nairobi (tests keep a margin of days around today). */
 export function daysFromToday(days: number): string {
-  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+  // The pharmacy's business day (Africa/Nairobi), as the server counts days to expiry: between 21:00 and 24:00 UTC
+  // it is already tomorrow in Nairobi.
+  const today = businessDate();
+  return new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
 /**
