@@ -1,6 +1,30 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { readdirSync } from 'node:fs';
+
+// Web features (docs/architecture.md, 'How to add a module'): a feature may use another feature's data hooks and
+// session hooks (its api/ and hooks/ folders), never its components, routes or anything else; shared things live in
+// src/lib or src/components.
+const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const featureBoundaries = webFeatures.map((feature) => ({
+  files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `^@/features/(?!${feature}/)[^/]+/(?!api/|hooks/)`,
+            message: "Another feature's internals: use its api/ or hooks/, or move what you share to src/lib or src/components.",
+          },
+        ],
+      },
+    ],
+  },
+}));
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**', 'bench/results/**'] },
@@ -59,6 +83,7 @@ export default tseslint.config(
       ],
     },
   },
+  ...featureBoundaries,
   {
     // The domain package is pure: no I/O, no framework, nothing of ours (STYLE.md, "Shape").
     files: ['packages/domain/**/*.ts'],

@@ -12,8 +12,8 @@ import { errorMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useReceiveBatch } from '@/features/products/api/products';
-import { showStockChange } from '@/features/stock/live/live-stock';
-import { expectedQuantity } from '@/features/stock/live/optimistic-stock';
+import { showStockChange } from '@/lib/live-stock/live-stock';
+import { expectedQuantity } from '@/lib/live-stock/optimistic-stock';
 
 /** Opening stock into a batch (POST /api/products/:id/batches, inventory:update). */
 export function ReceiveStockDialog({

@@ -20,9 +20,9 @@ import { ApiError, errorMessage } from '@/lib/api';
 import { formatDate, formatDateTime, formatMoney, formatNumber, formatPercent } from '@/lib/format';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useProduct, useProductMovements } from '@/features/products/api/products';
-import { ExpiryBadge, StockStatusBadge } from '@/features/products/components/stock-status-badge';
+import { ExpiryBadge, StockStatusBadge } from '@/components/stock-status-badge';
 import { ReceiveStockDialog } from '@/features/products/components/receive-stock-dialog';
-import { useDisplayedQuantity, useLiveStock } from '@/features/stock/live/live-stock';
+import { useDisplayedQuantity, useLiveStock } from '@/lib/live-stock/live-stock';
 
 const PAGE_SIZE = 25;
 

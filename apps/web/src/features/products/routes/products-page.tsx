@@ -19,8 +19,8 @@ import { formatDate, formatMoney, formatNumber } from '@/lib/format';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useSettings } from '@/features/settings/api/settings';
 import { exportHref, useProducts } from '@/features/products/api/products';
-import { StockStatusBadge } from '@/features/products/components/stock-status-badge';
-import { useDisplayedQuantity, useLiveStock } from '@/features/stock/live/live-stock';
+import { StockStatusBadge } from '@/components/stock-status-badge';
+import { useDisplayedQuantity, useLiveStock } from '@/lib/live-stock/live-stock';
 
 const PAGE_SIZES = [25, 50, 100, 200];
 const STATUSES = ['out', 'low', 'good'] as const;

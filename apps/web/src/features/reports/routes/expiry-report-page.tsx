@@ -14,7 +14,7 @@ import { Select } from '@/components/ui/select';
 import { StatCard } from '@/components/ui/stat-card';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useExpiringBatches } from '@/features/reports/api/stock-reports';
-import { useLiveStock } from '@/features/stock/live/live-stock';
+import { useLiveStock } from '@/lib/live-stock/live-stock';
 import { errorMessage } from '@/lib/api';
 import { useUrlFilters } from '@/lib/use-url-filters';
 import { formatDate, formatMoney, formatNumber } from '@/lib/format';

@@ -20,8 +20,8 @@ import { useProduct } from '@/features/products/api/products';
 import { useCreateAdjustment } from '@/features/stock/api/stock';
 import { ProductPicker } from '@/features/stock/components/product-picker';
 import { AdjustmentsTable } from '@/features/stock/components/adjustments-table';
-import { showStockChange, useDisplayedQuantity, useLiveStock } from '@/features/stock/live/live-stock';
-import { expectedQuantity } from '@/features/stock/live/optimistic-stock';
+import { showStockChange, useDisplayedQuantity, useLiveStock } from '@/lib/live-stock/live-stock';
+import { expectedQuantity } from '@/lib/live-stock/optimistic-stock';
 
 type Entry = 'delta' | 'counted';
 

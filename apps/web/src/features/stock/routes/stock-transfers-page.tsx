@@ -21,7 +21,7 @@ import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useBranches } from '@/features/branches/api/branches';
 import { useTransferAction, useTransfers, type TransferStep } from '@/features/stock/api/stock';
 import { TransferForm } from '@/features/stock/components/transfer-form';
-import { useLiveStock } from '@/features/stock/live/live-stock';
+import { useLiveStock } from '@/lib/live-stock/live-stock';
 
 const PAGE_SIZE = 20;
 const STATUS_TONES: Record<TransferStatus, BadgeTone> = {

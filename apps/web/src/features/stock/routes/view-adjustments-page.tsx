@@ -11,7 +11,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Select } from '@/components/ui/select';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { AdjustmentsTable } from '@/features/stock/components/adjustments-table';
-import { useLiveStock } from '@/features/stock/live/live-stock';
+import { useLiveStock } from '@/lib/live-stock/live-stock';
 
 const PAGE_SIZE = 25;
 

@@ -13,7 +13,7 @@ import {
   STOCK_UPDATE_CHANNEL,
   stockUpdateMessage,
   type PendingMap,
-} from '@/features/stock/live/optimistic-stock';
+} from '@/lib/live-stock/optimistic-stock';
 
 /**
  * The browser side of live stock: one store of optimistic values per tab (shared with the other tabs through the
