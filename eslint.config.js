@@ -2,11 +2,12 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 // Web features (docs/architecture.md, 'How to add a module'): a feature may use another feature's data hooks and
 // session hooks (its api/ and hooks/ folders), never its components, routes or anything else; shared things live in
 // src/lib or src/components.
-const webFeatures = readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
+const webFeatures = readdirSync(join(import.meta.dirname, 'apps/web/src/features'), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 const featureBoundaries = webFeatures.map((feature) => ({

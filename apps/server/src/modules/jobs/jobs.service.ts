@@ -1,32 +1,7 @@
+import type { JobKindCounts, JobsOverview } from '@pharmapoint/domain/jobs';
 import type { Queryable } from '../../db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { countJobsByKindAndState, findDeadJobs, jobState, requeueDeadJob } from './jobs.repository.ts';
-
-/** How many jobs of a kind are in each state. */
-export interface JobKindCounts {
-  kind: string;
-  pending: number;
-  running: number;
-  done: number;
-  dead: number;
-}
-
-/** A dead job as the operator sees it (never its payload: email payloads hold one-time sign-in links). */
-export interface DeadJob {
-  id: string;
-  kind: string;
-  pharmacyId: string | null;
-  attempts: number;
-  maxAttempts: number;
-  lastError: string | null;
-  createdAt: string;
-  finishedAt: string | null;
-}
-
-export interface JobsOverview {
-  counts: JobKindCounts[];
-  dead: { total: number; items: DeadJob[] };
-}
 
 /** Counts by kind and state, and one page of dead jobs (most recently failed first). Read as the owner. */
 export async function jobsOverview(owner: Queryable, page: { limit: number; offset: number }): Promise<JobsOverview> {

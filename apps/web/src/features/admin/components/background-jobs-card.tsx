@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { JobsOverview } from '@pharmapoint/domain/jobs';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { RotateCcw } from 'lucide-react';
@@ -12,29 +13,6 @@ import { ErrorState } from '@/components/ui/error-state';
 import { LoadingState } from '@/components/ui/loading-state';
 import { Pagination } from '@/components/ui/pagination';
 import { Table, TBody, THead, Td, Th, Tr } from '@/components/ui/table';
-
-/** GET /api/admin/jobs (apps/server/src/modules/jobs/jobs.routes.ts). */
-interface JobKindCounts {
-  kind: string;
-  pending: number;
-  running: number;
-  done: number;
-  dead: number;
-}
-interface DeadJob {
-  id: string;
-  kind: string;
-  pharmacyId: string | null;
-  attempts: number;
-  maxAttempts: number;
-  lastError: string | null;
-  createdAt: string;
-  finishedAt: string | null;
-}
-interface JobsOverview {
-  counts: JobKindCounts[];
-  dead: { total: number; items: DeadJob[] };
-}
 
 const PAGE_SIZE = 10;
 const KNOWN_KINDS = ['email', 'sms', 'stk_push', 'stk_status', 'etims'];
