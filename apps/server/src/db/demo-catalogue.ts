@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NormalizedImportRow } from '@pharmapoint/domain/product-import';
-import type { Database } from './database.ts';
+import type { Queryable } from './database.ts';
 import type { SeededIds } from './seed.ts';
 import { DEMO_CATALOGUE, type CatalogueRow } from './demo-catalogue-data.ts';
 import { insertImport, type ImportBatch, type ImportBranchProduct, type ImportProduct } from '../modules/product-import/import.repository.ts';
@@ -52,7 +52,7 @@ export interface DemoCatalogueSummary {
  * ledger movements as applyStockChange writes), so the ledger invariant holds and seeding takes well under a
  * second.
  */
-export async function seedDemoCatalogue(db: Database, ids: SeededIds, now: Date = new Date()): Promise<DemoCatalogueSummary> {
+export async function seedDemoCatalogue(q: Queryable, ids: SeededIds, now: Date = new Date()): Promise<DemoCatalogueSummary> {
   const rand = random(20260101);
   const pick = <T>(items: readonly T[]) => items[Math.floor(rand() * items.length)]!;
   const owner = ids.users.owner;
@@ -140,8 +140,7 @@ export async function seedDemoCatalogue(db: Database, ids: SeededIds, now: Date 
     });
   });
 
-  await db.transaction({ pharmacyId: ids.pharmacyId, userId: owner?.id ?? null }, (q) =>
-    insertImport(q, { pharmacyId: ids.pharmacyId, userId: owner?.id ?? null }, { importId: randomUUID(), products, branchProducts, batches, now }, 1000, () => undefined),
-  );
+  // In the seed's own transaction (seedDemoData), with the demo pharmacy as its tenant.
+  await insertImport(q, { pharmacyId: ids.pharmacyId, userId: owner?.id ?? null }, { importId: randomUUID(), products, branchProducts, batches, now }, 1000, () => undefined);
   return { products: products.length, batches: batches.length, nearExpiryBatches, expiredBatches };
 }

@@ -53,7 +53,8 @@ export interface SeededIds {
 }
 
 /** Seeders of other modules (the catalogue, stock...), run after the platform data on a fresh seed. */
-export const demoSeeders: Array<(db: Database, ids: SeededIds) => Promise<void>> = [];
+/** Seeders of later modules (sales, purchases ...): they run in the seed's one transaction, with the demo pharmacy as tenant. */
+export const demoSeeders: Array<(q: Queryable, ids: SeededIds) => Promise<void>> = [];
 
 async function insertUser(q: Queryable, user: SeededUser, passwordHash: string, now: Date): Promise<string> {
   const [row] = await q.query<{ id: string }>(
@@ -67,7 +68,8 @@ async function insertUser(q: Queryable, user: SeededUser, passwordHash: string, 
 /**
  * Seeds the demo data once: Afya Bora Pharmacy (demo_pharmacy_shared, standard plan, two branches) with one
  * user per role, the demo visitor, the platform operator, and Uzima Chemists on a trial. Does nothing when the
- * demo pharmacy exists; returns whether it seeded. Other modules' demoSeeders run afterwards.
+ * demo pharmacy exists; returns whether it seeded. Other modules' demoSeeders run afterwards. All of it is ONE
+ * transaction: a crash (or kill) midway leaves nothing, and the next start seeds everything again (issue 7 item 8).
  */
 export async function seedDemoData(db: Database, now: Date = new Date()): Promise<boolean> {
   const passwordHash = await hashPassword(SEEDED_PASSWORD);
@@ -102,12 +104,14 @@ export async function seedDemoData(db: Database, now: Date = new Date()): Promis
       );
     }
     await createPharmacy(q, { id: TRIAL_PHARMACY_ID, name: 'Uzima Chemists', ownerUserId: users.trialOwner!.id, plan: 'trial', now });
-    return { pharmacyId: DEMO_PHARMACY_ID, branches: demo.branches, users };
+    const seeded: SeededIds = { pharmacyId: DEMO_PHARMACY_ID, branches: demo.branches, users };
+    // The catalogue and later modules' data belong to the demo pharmacy: make it the tenant again.
+    await q.query(`SELECT set_config('app.pharmacy_id', $1, true)`, [DEMO_PHARMACY_ID]);
+    await seedDemoCatalogue(q, seeded, now);
+    for (const seeder of demoSeeders) await seeder(q, seeded);
+    // The staff and catalogue above are written in bulk, without taking plan places: the counters follow the rows.
+    await recountPlanUsage(q, DEMO_PHARMACY_ID);
+    return seeded;
   });
-  if (!ids) return false;
-  await seedDemoCatalogue(db, ids, now);
-  for (const seeder of demoSeeders) await seeder(db, ids);
-  // The staff and catalogue above are written in bulk, without taking plan places: the counters follow the rows.
-  await db.transaction({ pharmacyId: ids.pharmacyId }, (q) => recountPlanUsage(q, ids.pharmacyId));
-  return true;
+  return ids !== null;
 }
