@@ -44,4 +44,17 @@ describe.each(testDatabaseKinds())('row-level security on %s', (kind) => {
     );
     expect(row).toEqual({ rolsuper: false, rolbypassrls: false, current_user: 'pharmapoint_app' });
   });
+
+  it('the product search function (security definer) finds only the tenant that is set, and nothing without one', async () => {
+    await db.owner.query(`INSERT INTO products (pharmacy_id, name) VALUES ('pharm_a', 'Amoxyl Alpha'), ('pharm_b', 'Amoxyl Bravo')`);
+    const search = (pharmacyId: string | null) =>
+      db.transaction({ pharmacyId }, (q) =>
+        q.query<{ name: string }>(`SELECT name FROM products WHERE id IN (SELECT product_ids_matching('%amoxyl%')) ORDER BY name`),
+      );
+    expect((await search('pharm_a')).map((r) => r.name)).toEqual(['Amoxyl Alpha']);
+    expect((await search('pharm_b')).map((r) => r.name)).toEqual(['Amoxyl Bravo']);
+    expect(await search(null)).toEqual([]);
+    const ids = await db.transaction({ pharmacyId: 'pharm_a' }, (q) => q.query<{ id: string }>(`SELECT product_ids_matching('%amoxyl%') AS id`));
+    expect(ids).toHaveLength(1);
+  });
 });

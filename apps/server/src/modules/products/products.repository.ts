@@ -132,7 +132,8 @@ export async function listProducts(
     where.push(sql(`$${params.length}`));
   };
   for (const word of (query.q ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 8)) {
-    add((n) => `p.search_text LIKE ${n}`, `%${likeEscape(word)}%`);
+    // Through the index-friendly tenant function (migration 0010); the policy still applies to the join.
+    add((n) => `p.id IN (SELECT product_ids_matching(${n}))`, `%${likeEscape(word)}%`);
   }
   if (query.category) add((n) => `lower(p.category) = lower(${n})`, query.category);
   if (query.active !== undefined) add((n) => `p.is_active = ${n}`, query.active);
