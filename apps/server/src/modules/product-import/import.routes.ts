@@ -14,6 +14,7 @@ import {
 } from '@pharmapoint/domain/product-import';
 import type { ModuleRegistrar } from '../../platform/module.ts';
 import { AppError } from '../../platform/errors.ts';
+import { requestAnalyze } from '../../platform/maintenance.ts';
 import { exportCsvPage, planExport } from './export.service.ts';
 import type { ExportCursor } from './export.repository.ts';
 import { importProducts, notCsv, parseImport } from './import.service.ts';
@@ -48,7 +49,7 @@ function parseMapping(text: string | undefined): ImportMapping | undefined {
  * - GET /api/products/import/template: the CSV template.
  * - GET /api/products/export: the product list as CSV, streamed (filters as the product list).
  */
-export const registerProductImport: ModuleRegistrar = async (app) => {
+export const registerProductImport: ModuleRegistrar = async (app, { db }) => {
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
     scope.addContentTypeParser(['text/csv', 'text/plain', 'application/csv'], { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT }, (_request, body, done) =>
@@ -97,6 +98,8 @@ export const registerProductImport: ModuleRegistrar = async (app) => {
         };
         try {
           const result = await app.inTenant(request, reply, (q, ctx) => importProducts(q, ctx, input, onProgress));
+          // Thousands of new rows: fresh planner statistics soon (PGlite has no autovacuum; a no-op on PostgreSQL).
+          requestAnalyze(db);
           if (!streaming) return result;
           reply.raw.end(`${JSON.stringify({ type: 'result', ...result })}\n`);
         } catch (error) {

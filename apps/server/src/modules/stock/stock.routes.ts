@@ -93,7 +93,8 @@ export const registerStock: ModuleRegistrar = (app) => {
   r.post(
     '/api/stock/transfers/:id/receive',
     {
-      config: { access: TRANSFER_WORK },
+      // A retried partial receipt must not add its quantities twice.
+      config: { access: TRANSFER_WORK, idempotent: true },
       schema: { tags, summary: 'Receive a transfer (all or part)', params, body: receiveTransferSchema, response: { 200: transferSchema } },
     },
     async (request, reply) => app.inTenant(request, reply, (q, ctx) => receiveTransfer(q, ctx, request.params.id, request.body)),
