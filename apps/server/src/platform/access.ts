@@ -1,4 +1,4 @@
-import { hasAnyPermission, hasPermission, type Permission, type PermissionSubject } from '@pharmapoint/domain/permissions';
+import { hasPermission, type Permission, type PermissionSubject } from '@pharmapoint/domain/permissions';
 
 /**
  * What a route requires. Every route declares one (the app refuses to start otherwise, and a test walks
@@ -72,9 +72,4 @@ export type { RequestContext };
 /** Does the caller hold the permission? The domain's rule ('*', admin and owner bypass), for checks inside services. */
 export function holds(ctx: Pick<RequestContext, 'subject'>, permission: Permission): boolean {
   return hasPermission(ctx.subject, permission);
-}
-
-/** Does the caller hold at least one of the permissions? */
-export function holdsAny(ctx: Pick<RequestContext, 'subject'>, permissions: readonly Permission[]): boolean {
-  return hasAnyPermission(ctx.subject, permissions);
 }

@@ -1,12 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { effectivePermissions, hasPermission, type Permission, type PermissionSubject } from '@pharmapoint/domain/permissions';
 import type { Database } from '../db/database.ts';
 import type { Config } from '../config.ts';
 import { AppError } from './errors.ts';
-import type { RequestAuth, RequestContext, RouteAccess } from './access.ts';
+import type { RequestAuth, RouteAccess } from './access.ts';
 import { hashSecret, newSecret } from './tokens.ts';
-import { tenantContext } from './context.ts';
 
 export const SESSION_COOKIE = 'pp_session';
 export const CSRF_COOKIE = 'pp_csrf';
@@ -117,11 +116,6 @@ function permits(auth: RequestAuth, access: RouteAccess): boolean {
   if ('permission' in access) return holds(access.permission);
   if ('anyOf' in access) return access.anyOf.some(holds);
   return access.allOf.every(holds);
-}
-
-/** The request's tenant context; throws when the caller works in no pharmacy. */
-export function requireContext(request: FastifyRequest): RequestContext {
-  return tenantContext(request.auth);
 }
 
 export function setSessionCookie(reply: FastifyReply, config: Config, token: string, expires: Date): void {
