@@ -52,6 +52,34 @@ describe.each(testDatabaseKinds())('plan limits under concurrency on %s', (kind)
     expect((await owner.get('/api/subscription')).body.usage.products).toBe(50);
   });
 
+  it('4 simultaneous CSV imports of 30 products each on a trial (50 products): one gets in, the others are refused whole', async () => {
+    const { pharmacyId, owner } = await trialOwner('plc_imports');
+    const csv = (round: number) =>
+      ['Name,SKU,Selling Price (KSh),Purchase Price (KSh),Opening Quantity', ...Array.from({ length: 30 }, (_, i) => `Imported ${round}-${i},IMP-${round}-${i},10,5,3`)].join('\n');
+    const results = await Promise.all(
+      [1, 2, 3, 4].map((round) => owner.request('POST', '/api/products/import?mode=all-or-nothing', csv(round), { 'content-type': 'text/csv' })),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.every((s) => s === 200 || s === 402), JSON.stringify(results.map((r) => r.body))).toBe(true);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    for (const r of results.filter((x) => x.status === 402)) expect(r.body.error?.message).toBe(limitMessage(50, 30));
+    expect(await countRows(t.db, 'products', pharmacyId)).toBe(30);
+    const { counters, rows } = await usageCountersAndRows(t.db, pharmacyId);
+    expect(counters).toEqual(rows);
+
+    // 4 imports of 5 at 45 of 50 after they were refused: every one fits but the last, whichever it is.
+    await t.db.owner.query(`INSERT INTO products (pharmacy_id, name) SELECT $1, 'Stocked ' || g FROM generate_series(1, 15) g`, [pharmacyId]);
+    await syncUsageCounters(t.db, pharmacyId);
+    const small = (round: number) => ['Name,Opening Quantity', ...Array.from({ length: 2 }, (_, i) => `Small ${round}-${i},1`)].join('\n');
+    const second = await Promise.all(
+      [1, 2, 3, 4].map((round) => owner.request('POST', '/api/products/import?mode=valid-only', small(round), { 'content-type': 'text/csv' })),
+    );
+    expect(second.map((r) => r.status).sort()).toEqual([200, 200, 402, 402]);
+    expect(await countRows(t.db, 'products', pharmacyId)).toBe(49);
+    const after = await usageCountersAndRows(t.db, pharmacyId);
+    expect(after.counters).toEqual(after.rows);
+  });
+
   it('20 simultaneous invitations on a trial (1 user, the owner) are all refused; with 6 places, exactly 5 get in', async () => {
     const { pharmacyId, owner } = await trialOwner('plc_users');
     const invite = (i: number, round: string) => () =>
