@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * The one catalogue of error codes: HTTP status and the specification's message for each.
  * The server answers { error: { code, message, values, details } }: the English message with its placeholders
@@ -109,6 +111,8 @@ export const ERRORS = {
   SKU_TAKEN: { status: 409, message: 'A product with this SKU already exists.' },
   TRANSFER_INVALID_STATE: { status: 409, message: 'This transfer cannot be {action} now: it is {status}.' },
   TRANSFER_RECEIVE_TOO_MANY: { status: 400, message: 'Cannot receive {requested} of {product}: only {remaining} in transit.' },
+  /** Receiving a batch whose expiry date is already past (decision 0033): expired stock is never made sellable. */
+  BATCH_EXPIRED: { status: 422, message: 'Batch {batch} expired on {expiryDate}: it cannot be received as sellable stock.' },
 
   INTERNAL: { status: 500, message: 'An unexpected error occurred.' },
 } as const satisfies Record<string, { status: number; message: string }>;
@@ -123,4 +127,42 @@ export function formatMessage(template: string, values: Record<string, string | 
 /** The JSON shape of every error response (ARCHITECTURE section 6). */
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; values?: Record<string, string | number>; details?: unknown };
+}
+
+// ------------------------------------------------------------------------------------------- field sentences
+
+/**
+ * Validation messages a person reads (issue 8 item 4, decision 0033): one sentence about the field by its label,
+ * never zod's wording ('Too big: expected number to be <=100') or a path ('items.0.delta'). The domain's schemas
+ * build their messages from these templates; the web shows the sentence beside the field.
+ */
+export const FIELD_MESSAGES = {
+  required: '{label} is required.',
+  number: '{label} must be a number.',
+  wholeNumber: '{label} must be a whole number.',
+  between: '{label} must be between {min} and {max}{unit}.',
+  atLeast: '{label} must be at least {min}{unit}.',
+  atMost: '{label} must be at most {max}{unit}.',
+  money: '{label} must be an amount in KSh of 0 or more with at most 2 decimals.',
+  choose: 'Choose {label}.',
+  notNegative: '{label} cannot be negative.',
+  tooLarge: '{label} must be at most {max}{unit}.',
+} as const;
+
+/** The sentence of a template for a field; `unit` is appended to numbers as written (' %', ' pieces'). */
+export function fieldMessage(kind: keyof typeof FIELD_MESSAGES, label: string, values: Record<string, string | number> = {}): string {
+  const unit = values.unit === undefined ? '' : String(values.unit);
+  const shown = Object.fromEntries(Object.entries(values).map(([key, value]) => [key, typeof value === 'number' ? value.toLocaleString('en-US', { maximumFractionDigits: 2 }) : value]));
+  const sentence = formatMessage(FIELD_MESSAGES[kind], { ...shown, label, unit });
+  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+}
+
+/**
+ * A number field whose every message is a sentence by its label: a whole number when `whole`, between min and
+ * max (unit as the person reads it, e.g. ' %').
+ */
+export function numberField(label: string, min: number, max: number, options: { whole?: boolean; unit?: string } = {}) {
+  const range = fieldMessage('between', label, { min, max, unit: options.unit ?? '' });
+  const base = z.number({ error: fieldMessage(options.whole ? 'wholeNumber' : 'number', label) });
+  return (options.whole ? base.int(fieldMessage('wholeNumber', label)) : base).min(min, range).max(max, range);
 }

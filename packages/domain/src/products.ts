@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { DEFAULT_MIN_MARGIN_PERCENT, marginPercent, markupPercent, minimumSellingPriceCents } from './margins.ts';
 import { DEFAULT_LOW_STOCK_THRESHOLD, stockStatus, type StockStatus } from './stock-status.ts';
+import { fieldMessage, numberField } from './errors.ts';
+import { parseMoneyToCents } from './money.ts';
+import { parsePercentToBasisPoints } from './product-import.ts';
+import { text } from './text.ts';
 
 /**
  * The product catalogue API (issue 3): request and response schemas of /api/products, shared by the server
@@ -27,20 +31,27 @@ export const DEFAULT_PACKAGE_TYPE = 'pieces';
 /** The default unit of a product. */
 export const DEFAULT_UNIT = 'piece';
 
-/** A business date, 'YYYY-MM-DD'. */
-export const businessDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the date format YYYY-MM-DD');
-/** Integer cents, 0 or more ('Price minimum 0'). */
-export const centsSchema = z.number().int('Enter a whole number of cents').min(0, 'A price cannot be negative').max(1e12);
-/** A margin in basis points: above 0 and below 100 percent (seed 000 section 5). */
-export const marginBasisPointsSchema = z
-  .number()
-  .int()
-  .gt(0, 'The margin must be above 0 and below 100 percent')
-  .lt(10_000, 'The margin must be above 0 and below 100 percent');
-/** A whole number of pieces, 0 or more. */
-export const piecesSchema = z.number().int('Quantities are whole pieces').min(0, 'A quantity cannot be negative').max(100_000_000);
+/** The longest product name (issue 8 item 8: a name fits a heading, a receipt line and a table cell; decision 0033). */
+export const PRODUCT_NAME_MAX = 120;
 
-const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
+/** A business date, 'YYYY-MM-DD'. */
+export const businessDateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter the date as YYYY-MM-DD.');
+/** Integer cents, 0 or more ('Price minimum 0'); `label` names the field in the messages. */
+export const centsField = (label = 'The price') =>
+  z
+    .number({ error: fieldMessage('number', label) })
+    .int(fieldMessage('wholeNumber', label))
+    .min(0, fieldMessage('notNegative', label))
+    .max(1e12, fieldMessage('tooLarge', label, { max: 1e12 }));
+export const centsSchema = centsField();
+/** A margin in basis points: above 0 and below 100 percent (seed 000 section 5). */
+export const MARGIN_MESSAGE = 'Minimum margin must be above 0 and below 100 %.';
+export const marginBasisPointsSchema = z.number({ error: MARGIN_MESSAGE }).int(MARGIN_MESSAGE).gt(0, MARGIN_MESSAGE).lt(10_000, MARGIN_MESSAGE);
+/** A whole number of pieces, 0 or more; `label` names the field in the messages. */
+export const piecesField = (label = 'The quantity') => numberField(label, 0, 100_000_000, { whole: true });
+export const piecesSchema = piecesField();
+
+const optionalText = (max: number, label?: string) => text(max, label).nullable().optional();
 /** 'true' or 'false' in a query string. */
 const queryBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
 
@@ -231,33 +242,41 @@ export type ProductDetailResponse = z.infer<typeof productDetailResponseSchema>;
 
 /** Per-branch prices and availability (PUT /api/products/:id/branches/:branchId, and branches[] of a create). */
 export const branchPricesSchema = z.strictObject({
-  sellingPriceCents: centsSchema.optional(),
-  purchasePriceCents: centsSchema.optional(),
+  sellingPriceCents: centsField('Selling price').optional(),
+  purchasePriceCents: centsField('Purchase price').optional(),
   /** null = use the product's minimum margin. */
   minMarginBasisPoints: marginBasisPointsSchema.nullable().optional(),
   isAvailable: z.boolean().optional(),
   /** null = use the product's threshold. */
-  lowStockThreshold: piecesSchema.nullable().optional(),
+  lowStockThreshold: piecesField('Low-stock threshold').nullable().optional(),
   /** Why the price changed; stamped on the price change. */
-  reason: optionalText(200),
+  reason: optionalText(200, 'The reason'),
 });
 export type BranchPricesInput = z.infer<typeof branchPricesSchema>;
 
+/** The limits of a product's fields, shown in the form (maxLength, hints) and held by the schemas. */
+export const PRODUCT_LIMITS = { name: PRODUCT_NAME_MAX, sku: 64, barcode: 64, barcodes: 20, category: 200, packageType: 40, unit: 40, reason: 200 } as const;
+
+const requiredText = (label: string, max: number) => text(max, label).min(1, fieldMessage('required', label));
+const TAX_RATE_MESSAGE = fieldMessage('between', 'Tax rate', { min: 0, max: 100, unit: ' %' });
+
 const productFields = {
-  name: z.string().trim().min(1, 'Enter the product name').max(200),
-  sku: optionalText(64),
-  barcodes: z.array(z.string().trim().min(1).max(64)).max(20),
-  category: optionalText(200),
-  packageSize: z.number().int('Package size must be a whole number').min(1, 'Package size must be at least 1').max(100_000),
-  packageType: z.string().trim().min(1).max(40),
-  unit: z.string().trim().min(1).max(40),
+  name: requiredText('Product name', PRODUCT_NAME_MAX),
+  sku: optionalText(PRODUCT_LIMITS.sku, 'SKU'),
+  barcodes: z
+    .array(text(PRODUCT_LIMITS.barcode, 'Each barcode').min(1, 'A barcode cannot be empty.'))
+    .max(PRODUCT_LIMITS.barcodes, `A product has at most ${PRODUCT_LIMITS.barcodes} barcodes.`),
+  category: optionalText(PRODUCT_LIMITS.category, 'Category'),
+  packageSize: numberField('Package size', 1, 100_000, { whole: true }),
+  packageType: requiredText('Package type', PRODUCT_LIMITS.packageType),
+  unit: requiredText('Unit', PRODUCT_LIMITS.unit),
   isDda: z.boolean(),
   taxApplied: z.boolean(),
-  taxRateBasisPoints: z.number().int().min(0).max(10_000),
+  taxRateBasisPoints: z.number({ error: TAX_RATE_MESSAGE }).int(TAX_RATE_MESSAGE).min(0, TAX_RATE_MESSAGE).max(10_000, TAX_RATE_MESSAGE),
   /** null = the settings default (22 %). */
   minMarginBasisPoints: marginBasisPointsSchema.nullable(),
-  lowStockThreshold: piecesSchema,
-  reorderLevel: piecesSchema,
+  lowStockThreshold: piecesField('Low-stock threshold'),
+  reorderLevel: piecesField('Reorder level'),
   isActive: z.boolean(),
   restrictedBranchIds: z.array(z.uuid()).max(500),
 };
@@ -283,10 +302,10 @@ export const createProductSchema = z.strictObject({
   reorderLevel: productFields.reorderLevel.default(DEFAULT_REORDER_LEVEL),
   isActive: productFields.isActive.default(true),
   restrictedBranchIds: productFields.restrictedBranchIds.default([]),
-  sellingPriceCents: centsSchema.default(0),
-  purchasePriceCents: centsSchema.default(0),
+  sellingPriceCents: centsField('Selling price').default(0),
+  purchasePriceCents: centsField('Purchase price').default(0),
   branches: z.array(branchPricesSchema.extend({ branchId: z.uuid() })).max(500).default([]),
-  priceChangeReason: optionalText(200),
+  priceChangeReason: optionalText(PRODUCT_LIMITS.reason, 'The reason for the price change'),
 });
 export type CreateProductInput = z.input<typeof createProductSchema>;
 export type CreateProduct = z.output<typeof createProductSchema>;
@@ -313,9 +332,9 @@ export const updateProductSchema = z.strictObject({
   reorderLevel: productFields.reorderLevel.optional(),
   isActive: productFields.isActive.optional(),
   restrictedBranchIds: productFields.restrictedBranchIds.optional(),
-  sellingPriceCents: centsSchema.optional(),
-  purchasePriceCents: centsSchema.optional(),
-  priceChangeReason: optionalText(200),
+  sellingPriceCents: centsField('Selling price').optional(),
+  purchasePriceCents: centsField('Purchase price').optional(),
+  priceChangeReason: optionalText(PRODUCT_LIMITS.reason, 'The reason for the price change'),
 });
 export type UpdateProductInput = z.input<typeof updateProductSchema>;
 export type UpdateProduct = z.output<typeof updateProductSchema>;
@@ -344,11 +363,11 @@ export const productBranchParamsSchema = z.strictObject({ id: z.uuid(), branchId
 export const receiveBatchSchema = z.strictObject({
   /** Default: the session's branch. */
   branchId: z.uuid().optional(),
-  batchNumber: z.string().trim().min(1, 'Enter the batch number').max(64),
-  expiryDate: businessDateSchema,
-  quantity: z.number().int('Quantities are whole pieces').min(1, 'Enter a quantity of at least 1').max(10_000_000),
-  unitCostCents: centsSchema,
-  reason: optionalText(200),
+  batchNumber: requiredText('Batch number', 64),
+  expiryDate: z.string({ error: fieldMessage('required', 'Expiry date') }).regex(/^\d{4}-\d{2}-\d{2}$/, 'Expiry date must be a date (YYYY-MM-DD).'),
+  quantity: numberField('Quantity', 1, 10_000_000, { whole: true, unit: ' pieces' }),
+  unitCostCents: centsField('Unit cost'),
+  reason: optionalText(200, 'The reason'),
 });
 export type ReceiveBatchInput = z.infer<typeof receiveBatchSchema>;
 
@@ -449,4 +468,106 @@ export function branchStockStatus(quantity: number, branchThreshold: number | nu
 /** Is the product offered in this branch? An empty restriction list means every branch. */
 export function isOfferedInBranch(restrictedBranchIds: readonly string[], branchId: string): boolean {
   return restrictedBranchIds.length === 0 || restrictedBranchIds.includes(branchId);
+}
+
+// ------------------------------------------------------------------------------------------- the form
+
+/**
+ * The product form (add and edit screens) as a person types it — text for numbers, one row per branch — read by
+ * the same rules as the API: amounts in KSh to cents, percentages to basis points, whole pieces. The browser
+ * validates with this schema (react-hook-form + zodResolver) and sends its output; every message is a sentence
+ * about the field by its label.
+ */
+const formMoney = (label: string) =>
+  z.string().transform((value, ctx) => {
+    const t = value.trim();
+    if (t === '') return 0;
+    const cents = parseMoneyToCents(t);
+    if (cents === null) {
+      ctx.addIssue({ code: 'custom', message: fieldMessage('money', label) });
+      return z.NEVER;
+    }
+    return cents;
+  });
+/** A margin typed in percent; '' is null (inherit). */
+const formMargin = z.string().transform((value, ctx) => {
+  const t = value.trim();
+  if (t === '') return null;
+  const bp = parsePercentToBasisPoints(t);
+  if (bp === undefined || bp <= 0 || bp >= 10_000) {
+    ctx.addIssue({ code: 'custom', message: MARGIN_MESSAGE });
+    return z.NEVER;
+  }
+  return bp;
+});
+/** Whole pieces typed as text; '' is null when `optional`, else required. */
+const formPieces = (label: string, min: number, optional: boolean) =>
+  z.string().transform((value, ctx): number | null => {
+    const t = value.trim();
+    if (t === '' && optional) return null;
+    const n = /^\d+$/.test(t) ? Number(t) : NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > 100_000_000) {
+      ctx.addIssue({ code: 'custom', message: t === '' ? fieldMessage('required', label) : fieldMessage('between', label, { min, max: 100_000_000 }) });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+export const productFormBranchSchema = z.object({
+  branchId: z.string(),
+  branchName: z.string(),
+  /** The product is offered in the branch (not restricted away from it). */
+  offered: z.boolean(),
+  isAvailable: z.boolean(),
+  sellingPrice: formMoney('Selling price'),
+  purchasePrice: formMoney('Purchase price'),
+  /** '' = the product's minimum margin. */
+  minMargin: formMargin,
+  /** '' = the product's threshold. */
+  lowStockThreshold: formPieces('Low-stock threshold', 0, true),
+});
+
+export const OFFERED_MESSAGE = 'Offer the product in at least one branch.';
+
+export const productFormSchema = z
+  .object({
+    name: productFields.name,
+    sku: z.string().transform((v) => v.trim()).pipe(text(PRODUCT_LIMITS.sku, 'SKU')),
+    /** One barcode per line or comma separated. */
+    barcodes: z.string().transform((v) => [...new Set(v.split(/[\n,;]/).map((b) => b.trim()).filter(Boolean))]).pipe(productFields.barcodes),
+    category: z.string(),
+    packageSize: formPieces('Package size', 1, false),
+    packageType: productFields.packageType,
+    unit: productFields.unit,
+    isDda: z.boolean(),
+    taxApplied: z.boolean(),
+    taxRate: z.string().transform((value, ctx) => {
+      const bp = parsePercentToBasisPoints(value.trim() || '0');
+      if (bp === undefined || bp > 10_000) {
+        ctx.addIssue({ code: 'custom', message: TAX_RATE_MESSAGE });
+        return z.NEVER;
+      }
+      return bp;
+    }),
+    /** '' = the settings default. */
+    minMargin: formMargin,
+    lowStockThreshold: formPieces('Low-stock threshold', 0, false),
+    reorderLevel: formPieces('Reorder level', 0, false),
+    isActive: z.boolean(),
+    priceChangeReason: text(PRODUCT_LIMITS.reason, 'The reason for the price change'),
+    branches: z.array(productFormBranchSchema),
+  })
+  .superRefine((form, ctx) => {
+    if (form.branches.length > 0 && !form.branches.some((b) => b.offered)) ctx.addIssue({ code: 'custom', path: ['offered'], message: OFFERED_MESSAGE });
+  });
+/** What the form holds (text as typed). */
+export type ProductFormValues = z.input<typeof productFormSchema>;
+export type ProductFormBranchValues = z.input<typeof productFormBranchSchema>;
+/** What the form reads into (cents, basis points, pieces). */
+export type ProductFormOutput = z.output<typeof productFormSchema>;
+
+/** Two product names that a person would call the same: case, spacing and accents aside. */
+export function sameProductName(a: string, b: string): boolean {
+  const key = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').trim().replace(/\s+/g, ' ').toLowerCase();
+  return key(a) === key(b);
 }

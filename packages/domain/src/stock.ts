@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { businessDateSchema } from './products.ts';
+import { businessDateSchema, centsField } from './products.ts';
+import { fieldMessage, numberField } from './errors.ts';
+import { text } from './text.ts';
 
 /**
  * Stock rules and the stock API (issue 3): the ledger's movement kinds, FEFO batch allocation, expiry, stock
@@ -135,11 +137,10 @@ export const ADJUSTMENT_REASON_LABELS: Record<AdjustmentReasonType, string> = {
   other: 'Other',
 };
 
-const quantityDelta = z
-  .number()
-  .int('Quantities are whole pieces')
-  .refine((n) => n !== 0, 'Enter a change other than 0')
-  .refine((n) => Math.abs(n) <= 10_000_000, 'The change is too large');
+const quantityDelta = numberField('The change', -10_000_000, 10_000_000, { whole: true, unit: ' pieces' }).refine(
+  (n) => n !== 0,
+  'The change must be other than 0 pieces.',
+);
 
 /**
  * One adjustment line. A negative delta takes from batchId if given (expired batches included, for write-off),
@@ -150,12 +151,12 @@ const quantityDelta = z
 export const adjustmentItemSchema = z.strictObject({
   productId: z.uuid(),
   batchId: z.uuid().optional(),
-  batchNumber: z.string().trim().min(1).max(64).optional(),
+  batchNumber: text(64, 'The batch number').min(1, fieldMessage('required', 'The batch number')).optional(),
   expiryDate: businessDateSchema.optional(),
-  unitCostCents: z.number().int().min(0, 'A price cannot be negative').optional(),
+  unitCostCents: centsField('Unit cost').optional(),
   delta: quantityDelta,
-  reasonType: z.enum(ADJUSTMENT_REASON_TYPES),
-  note: z.string().trim().max(500).nullable().optional(),
+  reasonType: z.enum(ADJUSTMENT_REASON_TYPES, { error: 'Choose an adjustment type.' }),
+  note: text(500, 'The note').nullable().optional(),
 });
 export type AdjustmentItemInput = z.infer<typeof adjustmentItemSchema>;
 
@@ -163,8 +164,8 @@ export type AdjustmentItemInput = z.infer<typeof adjustmentItemSchema>;
 export const createAdjustmentSchema = z.strictObject({
   /** Default: the session's branch. */
   branchId: z.uuid().optional(),
-  reason: z.string().trim().min(1, 'Enter a reason for the adjustment').max(500),
-  items: z.array(adjustmentItemSchema).min(1, 'Add at least one product').max(500),
+  reason: text(500, 'The reason').min(1, 'Enter a reason for the adjustment.'),
+  items: z.array(adjustmentItemSchema).min(1, 'Add at least one product.').max(500, 'An adjustment has at most 500 lines.'),
 });
 export type CreateAdjustmentInput = z.infer<typeof createAdjustmentSchema>;
 
@@ -274,20 +275,20 @@ export function nextTransferStatus(
  * destination branch.'); forms check it with isSameBranchTransfer.
  */
 export const createTransferSchema = z.strictObject({
-  fromBranchId: z.uuid(),
-  toBranchId: z.uuid(),
-  note: z.string().trim().max(500).nullable().optional(),
+  fromBranchId: z.uuid({ error: 'Choose the branch the stock leaves from.' }),
+  toBranchId: z.uuid({ error: 'Choose the branch the stock goes to.' }),
+  note: text(500, 'The note').nullable().optional(),
   items: z
     .array(
       z.strictObject({
-        productId: z.uuid(),
-        quantity: z.number().int('Quantities are whole pieces').min(1, 'Enter a quantity of at least 1').max(10_000_000),
+        productId: z.uuid({ error: 'Choose a product.' }),
+        quantity: numberField('Quantity', 1, 10_000_000, { whole: true, unit: ' pieces' }),
         /** Send from this batch (else FEFO at dispatch). */
-        batchId: z.uuid().optional(),
+        batchId: z.uuid({ error: 'Choose a batch.' }).optional(),
       }),
     )
-    .min(1, 'Add at least one product')
-    .max(500),
+    .min(1, 'Add at least one product.')
+    .max(500, 'A transfer has at most 500 lines.'),
 });
 export type CreateTransferInput = z.infer<typeof createTransferSchema>;
 
@@ -308,7 +309,7 @@ export const receiveTransferSchema = z.strictObject({
     .array(
       z.strictObject({
         itemId: z.uuid(),
-        quantityReceived: z.number().int('Quantities are whole pieces').min(0, 'A quantity cannot be negative').max(10_000_000),
+        quantityReceived: numberField('Quantity received', 0, 10_000_000, { whole: true, unit: ' pieces' }),
       }),
     )
     .max(2000)
