@@ -114,6 +114,39 @@ export const ERRORS = {
   /** Receiving a batch whose expiry date is already past (decision 0033): expired stock is never made sellable. */
   BATCH_EXPIRED: { status: 422, message: 'Batch {batch} expired on {expiryDate}: it cannot be received as sellable stock.' },
 
+  // Selling: completing a sale at the till (seed 001 section 5, decision 0023)
+  SALE_CART_EMPTY: { status: 400, message: 'Cart is empty' },
+  SALE_PAYMENT_METHOD_REQUIRED: { status: 400, message: 'Please select payment method' },
+  SALE_AMOUNT_REQUIRED: { status: 400, message: 'Please enter amount paid' },
+  SALE_AMOUNT_BELOW_TOTAL: { status: 400, message: 'Amount paid is less than total (or use Credit payment method)' },
+  SALE_EXACT_AMOUNT_REQUIRED: { status: 400, message: '{method} requires exact amount: {total}' },
+  SALE_STOCK_EXCEEDED: { status: 409, message: 'Some items exceed available stock' },
+  SALE_DDA_PRESCRIPTION_REQUIRED: { status: 400, message: 'DDA products need prescription information' },
+  SALE_DDA_CLIENT_REQUIRED: { status: 400, message: 'DDA products require a registered customer to be selected' },
+  SALE_DATE_IN_FUTURE: { status: 400, message: 'Sale date cannot be in the future. Only today and past dates are allowed.' },
+  SALE_DATE_TOO_OLD: { status: 400, message: 'Sale date cannot be more than 30 days in the past' },
+  SALE_REFILL_DAYS_INVALID: { status: 400, message: 'Please enter a valid number of days (1-365).' },
+  SALE_REFILL_CLIENT_REQUIRED: { status: 400, message: 'Please select a client for refill reminders' },
+  SALE_PAYMENT_METHOD_UNKNOWN: { status: 400, message: '{method} is not a payment method of this pharmacy.' },
+  SALE_CREDIT_CLIENT_REQUIRED: { status: 400, message: 'Credit sales need a registered customer.' },
+  SALE_PRODUCT_NO_PRICE: { status: 409, message: 'Cannot add {product}: No selling price set' },
+  SALE_PRODUCT_INACTIVE: { status: 409, message: 'Cannot add {product}: Product is inactive' },
+  SALE_WHOLE_PACKAGES: { status: 400, message: 'Cannot switch to whole packages. Not enough stock.' },
+  SALE_PRICE_CHANGED: { status: 409, message: 'The price of {product} is now {price}. Check the cart and try again.' },
+  SALE_TOTAL_CHANGED: { status: 409, message: 'The total is now {total}. Check the cart and try again.' },
+  SALE_PRICE_OVERRIDE_DENIED: { status: 403, message: 'You may not change prices at the till.' },
+  SALE_DISCOUNT_DENIED: { status: 403, message: 'You may not give discounts at the till.' },
+  SALE_DISCOUNT_ABOVE_MAX: { status: 400, message: 'The discount cannot be more than {max} % of the subtotal.' },
+  SALE_LOW_MARGIN: { status: 400, message: 'Low margin items detected. Cannot complete sale.' },
+  SALE_TOO_LARGE: { status: 400, message: 'The sale is too large: split it into several sales.' },
+  SALE_ID_TAKEN: { status: 409, message: 'A different sale was already recorded with this id.' },
+
+  // Clients (seed 001 section 5, New client)
+  CONTACT_NAME_REQUIRED: { status: 400, message: 'Client name is required' },
+  CONTACT_PHONE_REQUIRED: { status: 400, message: 'Phone number is required' },
+  CONTACT_LOCATION_REQUIRED_DDA: { status: 400, message: 'Location is required for DDA products' },
+  CONTACT_ADDRESS_REQUIRED_DDA: { status: 400, message: 'Full address is required for DDA products' },
+
   INTERNAL: { status: 500, message: 'An unexpected error occurred.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
