@@ -3,10 +3,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import { Toaster } from 'sonner';
 import { ApiError } from '@/lib/api';
+import { setSessionHint } from '@/lib/session-hint';
 import { createAppRouter } from '@/app/router';
 
 function createQueryClient() {
-  return new QueryClient({
+  const client = new QueryClient({
     defaultOptions: {
       queries: {
         staleTime: 30_000,
@@ -16,6 +17,13 @@ function createQueryClient() {
       },
     },
   });
+  // Whatever sets the signed-in user (sign-in, an invitation accepted, sign-out) updates the session hint public
+  // pages read before asking GET /api/me (lib/session-hint.ts).
+  client.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' || event.action.type !== 'success' || event.query.queryKey[0] !== 'me') return;
+    setSessionHint(event.query.state.data != null);
+  });
+  return client;
 }
 
 export function App() {
@@ -24,8 +32,12 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
-      {/* Per-kind durations (3 s success, 5 s error) are set by @/lib/toast. */}
-      <Toaster position="top-right" duration={4000} richColors closeButton />
+      {/*
+        Per-kind durations (3 s success, 5 s error) are set by @/lib/toast. Toasts open at the top centre, below the
+        44 px demo or admin bar and the phone header, so they never cover the menu button, Exit Admin Mode, the demo
+        bar's button or a screen's actions (which sit at the right).
+      */}
+      <Toaster position="top-center" offset={{ top: '3.5rem' }} mobileOffset={{ top: '7rem' }} duration={4000} richColors closeButton />
     </QueryClientProvider>
   );
 }

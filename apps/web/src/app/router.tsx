@@ -1,19 +1,25 @@
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import { createBrowserRouter, Navigate, useParams, type RouteObject } from 'react-router';
 import type { Permission } from '@pharmapoint/domain/permissions';
 import { LoadingState } from '@/components/ui/loading-state';
 import { RequireOperator, RequirePermission, RequireUser, AccessDenied } from '@/app/guards';
 import { RootErrorBoundary, ScreenErrorBoundary } from '@/app/error-boundaries';
 import { RootLayout } from '@/app/layout/root-layout';
 import { UnknownPathRedirect } from '@/app/layout/unknown-path-redirect';
+import { lazyScreen } from '@/app/lazy-screen';
+import { isWellFormedId, NotFoundScreen } from '@/app/not-found-screen';
+import type { RouteHandle } from '@/app/document-title';
 
-/** Every screen is its own chunk: the entry carries only the shell (seed 000 section 2, lazy screens). */
+/**
+ * Every screen is its own chunk: the entry carries only the shell (seed 000 section 2, lazy screens). A chunk that
+ * cannot be fetched (offline) shows 'You are offline' with a retry instead of an error (app/lazy-screen.tsx).
+ */
 type Screen = LazyExoticComponent<ComponentType>;
-const screen = (load: () => Promise<{ default: ComponentType }>): Screen => lazy(load);
+const screen = (load: () => Promise<{ default: ComponentType }>): Screen => lazyScreen(load);
 
 // The signed-in and admin shells are chunks of their own too: the landing page does not carry them.
-const AppLayout = lazy(() => import('@/app/layout/app-layout').then((module) => ({ default: module.AppLayout })));
-const AdminLayout = lazy(() => import('@/app/layout/admin-layout').then((module) => ({ default: module.AdminLayout })));
+const AppLayout = lazyScreen(() => import('@/app/layout/app-layout').then((module) => ({ default: module.AppLayout })));
+const AdminLayout = lazyScreen(() => import('@/app/layout/admin-layout').then((module) => ({ default: module.AdminLayout })));
 
 const Landing = screen(() => import('@/features/public/routes/landing-page'));
 const Demo = screen(() => import('@/features/public/routes/demo-page'));
@@ -80,12 +86,19 @@ interface Guard {
   all?: readonly Permission[];
 }
 
-function render(Component: Screen, guard?: Guard, fullScreen = false): ReactNode {
-  const content = (
+/** A route whose :id is not a well-formed id shows the not-found state (nothing can be there; no retry helps). */
+function WithWellFormedId({ children }: { children: ReactNode }) {
+  const { id } = useParams();
+  return isWellFormedId(id) ? children : <NotFoundScreen />;
+}
+
+function render(Component: Screen, guard?: Guard, fullScreen = false, checkId = false): ReactNode {
+  const loaded = (
     <Suspense fallback={<LoadingState fullScreen={fullScreen} />}>
       <Component />
     </Suspense>
   );
+  const content = checkId ? <WithWellFormedId>{loaded}</WithWellFormedId> : loaded;
   return guard ? (
     <RequirePermission any={guard.any} all={guard.all}>
       {content}
@@ -95,15 +108,27 @@ function render(Component: Screen, guard?: Guard, fullScreen = false): ReactNode
   );
 }
 
-/** A route whose render errors stay inside it (Something went wrong), under the layout. */
-function page(path: string, Component: Screen, guard?: Guard): RouteObject {
-  return { path, element: render(Component, guard), errorElement: <ScreenErrorBoundary /> };
+const titled = (title: string): RouteHandle => ({ title: `shell:titles.${title}` });
+
+/** A route whose render errors stay inside it (Something went wrong), under the layout; its title names it. */
+function page(path: string, Component: Screen, title: string, guard?: Guard): RouteObject {
+  const checkId = /(^|\/):id$/.test(path);
+  return { path, element: render(Component, guard, false, checkId), errorElement: <ScreenErrorBoundary />, handle: titled(title) };
 }
 
 /** A full-page public route. */
-function publicPage(path: string, Component: Screen): RouteObject {
-  return { path, element: render(Component, undefined, true), errorElement: <ScreenErrorBoundary /> };
+function publicPage(path: string, Component: Screen, title: string): RouteObject {
+  return { path, element: render(Component, undefined, true), errorElement: <ScreenErrorBoundary />, handle: titled(title) };
 }
+
+/** The signed-in layout (sidebar, banners, session lock) around its children. */
+const signedInShell = (
+  <RequireUser>
+    <Suspense fallback={<LoadingState fullScreen />}>
+      <AppLayout />
+    </Suspense>
+  </RequireUser>
+);
 
 const any = (...permissions: Permission[]): Guard => ({ any: permissions });
 
@@ -113,30 +138,25 @@ export const routes: RouteObject[] = [
     element: <RootLayout />,
     errorElement: <RootErrorBoundary />,
     children: [
-      publicPage('/', Landing),
-      publicPage('/landing', Landing),
-      publicPage('/demo', Demo),
-      publicPage('/demo-register', DemoRegister),
-      publicPage('/demo-access', DemoAccess),
-      publicPage('/purchase', Purchase),
-      publicPage('/payment-confirmation', PaymentConfirmation),
-      publicPage('/password-setup', PasswordSetup),
-      publicPage('/admin-recovery', AdminRecovery),
-      publicPage('/login', Login),
-      publicPage('/forgot-password', ForgotPassword),
-      publicPage('/reset-password', ResetPassword),
-      publicPage('/verify-email', VerifyEmail),
-      publicPage('/accept-invite', AcceptInvite),
-      { path: '/unauthorized', element: <AccessDenied /> },
+      publicPage('/', Landing, 'landing'),
+      publicPage('/landing', Landing, 'landing'),
+      publicPage('/demo', Demo, 'demo'),
+      publicPage('/demo-register', DemoRegister, 'demoRegister'),
+      publicPage('/demo-access', DemoAccess, 'demoAccess'),
+      publicPage('/purchase', Purchase, 'purchase'),
+      publicPage('/payment-confirmation', PaymentConfirmation, 'paymentConfirmation'),
+      publicPage('/password-setup', PasswordSetup, 'passwordSetup'),
+      publicPage('/admin-recovery', AdminRecovery, 'adminRecovery'),
+      publicPage('/login', Login, 'login'),
+      publicPage('/forgot-password', ForgotPassword, 'forgotPassword'),
+      publicPage('/reset-password', ResetPassword, 'resetPassword'),
+      publicPage('/verify-email', VerifyEmail, 'verifyEmail'),
+      publicPage('/accept-invite', AcceptInvite, 'acceptInvite'),
+      { path: '/unauthorized', element: <AccessDenied />, handle: titled('unauthorized') },
       { path: '/dashboard', element: <Navigate to="/app/dashboard" replace /> },
       { path: '/products', element: <Navigate to="/app/products" replace /> },
       { path: '/trial', element: <Navigate to="/demo-register" replace /> },
       { path: '/register', element: <Navigate to="/demo-register" replace /> },
-      {
-        path: '/pos',
-        element: <RequireUser>{render(Pos, any('pos:access'), true)}</RequireUser>,
-        errorElement: <ScreenErrorBoundary />,
-      },
       {
         path: '/app/admin',
         element: (
@@ -148,69 +168,66 @@ export const routes: RouteObject[] = [
         ),
         children: [
           { index: true, element: <Navigate to="saas-dashboard" replace /> },
-          page('saas-dashboard', SaasDashboard),
-          page('dashboard', SaasDashboard),
-          page('demos', AdminDemos),
-          page('analytics', AdminAnalytics),
-          page('reports', AdminReports),
-          page('customers/new', CustomerSetup),
-          page('customers', Customers),
-          page('theme-customizer', ThemeCustomizer),
-          page('hosting', Hosting),
-          page('database', Database),
+          page('saas-dashboard', SaasDashboard, 'saasDashboard'),
+          page('dashboard', SaasDashboard, 'saasDashboard'),
+          page('demos', AdminDemos, 'adminDemos'),
+          page('analytics', AdminAnalytics, 'adminAnalytics'),
+          page('reports', AdminReports, 'adminReports'),
+          page('customers/new', CustomerSetup, 'customerSetup'),
+          page('customers', Customers, 'customers'),
+          page('theme-customizer', ThemeCustomizer, 'themeCustomizer'),
+          page('hosting', Hosting, 'hosting'),
+          page('database', Database, 'database'),
         ],
       },
+      // Until the till is built, /pos is a screen of the signed-in layout (its placeholder has the sidebar and a way
+      // back); the finished till may take the whole screen again.
+      { element: signedInShell, children: [page('/pos', Pos, 'pos', any('pos:access'))] },
       {
         path: '/app',
-        element: (
-          <RequireUser>
-            <Suspense fallback={<LoadingState fullScreen />}>
-              <AppLayout />
-            </Suspense>
-          </RequireUser>
-        ),
+        element: signedInShell,
         children: [
           { index: true, element: <Navigate to="/app/dashboard" replace /> },
-          page('dashboard', Dashboard),
-          page('manual', Manual),
-          page('subscription', Subscription),
-          page('upgrade', Subscription),
-          page('debug-permissions', PermissionDebugger),
-          page('profile', Profile),
-          page('products', Products, any('product:read')),
-          page('products/history/:id', ProductHistory, any('product:read')),
-          page('products/add', ProductForm, any('product:create')),
-          page('products/edit/:id', ProductForm, any('product:update')),
-          page('products/bulk-import', BulkImport, any('product:create')),
-          page('branches', Branches, any('settings:system')),
-          page('settings', Settings, any('settings:system', 'settings:business')),
-          page('users', Users, any('user:read')),
-          page('allsales', AllSales, any('sales:read')),
-          page('suspended-sales', SuspendedSales, any('sales:read')),
-          page('sales/returns', SalesReturns, any('sales:read')),
-          page('sales/documents', SalesDocuments, any('sales:read')),
-          page('sales/payment-summary', PaymentSummary, any('sales:read')),
+          page('dashboard', Dashboard, 'dashboard'),
+          page('manual', Manual, 'manual'),
+          page('subscription', Subscription, 'subscription'),
+          page('upgrade', Subscription, 'subscription'),
+          page('debug-permissions', PermissionDebugger, 'debugPermissions'),
+          page('profile', Profile, 'profile'),
+          page('products', Products, 'products', any('product:read')),
+          page('products/history/:id', ProductHistory, 'productHistory', any('product:read')),
+          page('products/add', ProductForm, 'addProduct', any('product:create')),
+          page('products/edit/:id', ProductForm, 'editProduct', any('product:update')),
+          page('products/bulk-import', BulkImport, 'bulkImport', any('product:create')),
+          page('branches', Branches, 'branches', any('settings:system')),
+          page('settings', Settings, 'settings', any('settings:system', 'settings:business')),
+          page('users', Users, 'users', any('user:read')),
+          page('allsales', AllSales, 'allSales', any('sales:read')),
+          page('suspended-sales', SuspendedSales, 'suspendedSales', any('sales:read')),
+          page('sales/returns', SalesReturns, 'salesReturns', any('sales:read')),
+          page('sales/documents', SalesDocuments, 'salesDocuments', any('sales:read')),
+          page('sales/payment-summary', PaymentSummary, 'paymentSummary', any('sales:read')),
           { path: 'purchases', element: <Navigate to="/app/purchases/new" replace /> },
-          page('purchases/new', PurchaseForm, any('purchase:create')),
-          page('purchases/edit/:id', PurchaseForm, any('purchase:create')),
-          page('purchases/view', PurchasesView, any('purchase:read')),
-          page('purchase-returns', PurchaseReturns, any('purchase:return')),
-          page('purchase-returns/create', PurchaseReturnCreate, any('purchase:return')),
-          page('contacts', Contacts, any('contact:read')),
-          page('contacts/:id', ContactDetail, any('contact:read')),
-          page('reports/sales', SalesReport, any('report:sales')),
-          page('reports/expenses', ExpensesReport, any('report:financial')),
-          page('reports/suppliers', SuppliersReport, any('report:financial')),
-          page('reports/expiry', ExpiryReport, any('report:inventory')),
-          page('reports/low-stock', LowStockReport, any('report:inventory')),
-          page('reports/inventory', InventoryReport, any('report:inventory')),
-          page('reports/refill-alerts', RefillAlerts, any('report:inventory')),
-          page('reports/stock-adjustments', StockAdjustmentsReport, any('report:inventory')),
-          page('reports/stock-transfers', StockTransfersReport, any('report:inventory')),
-          page('reports/view-adjustments', ViewAdjustments, any('report:inventory')),
-          page('reports/dda', DdaReport, any('report:advanced')),
-          page('stock-transfers', StockTransfers, any('inventory:transfer:create', 'inventory:transfer', 'inventory:transfer:approve')),
-          page('stock-adjustments', StockAdjustments, any('inventory:adjust')),
+          page('purchases/new', PurchaseForm, 'newPurchase', any('purchase:create')),
+          page('purchases/edit/:id', PurchaseForm, 'editPurchase', any('purchase:create')),
+          page('purchases/view', PurchasesView, 'purchases', any('purchase:read')),
+          page('purchase-returns', PurchaseReturns, 'purchaseReturns', any('purchase:return')),
+          page('purchase-returns/create', PurchaseReturnCreate, 'newPurchaseReturn', any('purchase:return')),
+          page('contacts', Contacts, 'contacts', any('contact:read')),
+          page('contacts/:id', ContactDetail, 'contact', any('contact:read')),
+          page('reports/sales', SalesReport, 'salesReport', any('report:sales')),
+          page('reports/expenses', ExpensesReport, 'expensesReport', any('report:financial')),
+          page('reports/suppliers', SuppliersReport, 'suppliersReport', any('report:financial')),
+          page('reports/expiry', ExpiryReport, 'expiryReport', any('report:inventory')),
+          page('reports/low-stock', LowStockReport, 'lowStockReport', any('report:inventory')),
+          page('reports/inventory', InventoryReport, 'inventoryReport', any('report:inventory')),
+          page('reports/refill-alerts', RefillAlerts, 'refillAlerts', any('report:inventory')),
+          page('reports/stock-adjustments', StockAdjustmentsReport, 'stockAdjustmentsReport', any('report:inventory')),
+          page('reports/stock-transfers', StockTransfersReport, 'stockTransfersReport', any('report:inventory')),
+          page('reports/view-adjustments', ViewAdjustments, 'viewAdjustments', any('report:inventory')),
+          page('reports/dda', DdaReport, 'ddaReport', any('report:advanced')),
+          page('stock-transfers', StockTransfers, 'stockTransfers', any('inventory:transfer:create', 'inventory:transfer', 'inventory:transfer:approve')),
+          page('stock-adjustments', StockAdjustments, 'stockAdjustments', any('inventory:adjust')),
           { path: 'view-adjustments', element: <Navigate to="/app/reports/view-adjustments" replace /> },
         ],
       },

@@ -68,6 +68,20 @@ function readCookie(name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A check every state-changing request passes before it leaves (the demo's read-only mode): it returns the error to
+ * throw instead of sending, or undefined. One guard at a time; the returned function removes it.
+ */
+export type WriteGuard = (method: string, path: string) => ApiError | undefined;
+let writeGuard: WriteGuard | undefined;
+
+export function setWriteGuard(guard: WriteGuard): () => void {
+  writeGuard = guard;
+  return () => {
+    if (writeGuard === guard) writeGuard = undefined;
+  };
+}
+
 export interface RequestOptions {
   /** Extra headers, e.g. { 'Idempotency-Key': saleId }. */
   headers?: Record<string, string>;
@@ -101,6 +115,8 @@ async function request<T>(method: string, path: string, body?: unknown, options:
   const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
   if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
   if (method !== 'GET') {
+    const refusal = writeGuard?.(method, path);
+    if (refusal) throw refusal;
     const csrf = await ensureCsrfCookie();
     if (csrf) headers['x-csrf-token'] = csrf;
   }

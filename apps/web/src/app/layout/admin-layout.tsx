@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { BarChart3, Database, FileText, LayoutDashboard, LogOut, Menu, Palette, Server, UserPlus, Users, UsersRound } from 'lucide-react';
 import { cn } from '@/lib/cn';
 import { Button } from '@/components/ui/button';
+import { useMe } from '@/features/auth/api/get-me';
+import { useLogout } from '@/features/auth/hooks/use-logout';
 
 const LINKS = [
   { key: 'saasDashboard', to: '/app/admin/saas-dashboard', icon: LayoutDashboard },
@@ -17,19 +19,32 @@ const LINKS = [
   { key: 'database', to: '/app/admin/database', icon: Database },
 ] as const;
 
-/** The operator's admin area: its own sidebar, the Admin Mode banner and Exit Admin Mode. */
+/**
+ * The operator's admin area: its own sidebar, the Admin Mode banner and Exit Admin Mode. Exit leads to the pharmacy
+ * the operator also belongs to; an operator who belongs to none is not offered it (there is no pharmacy area to go
+ * to) and signs out from here instead.
+ */
 export function AdminLayout() {
   const { t } = useTranslation('admin');
   const navigate = useNavigate();
+  const logout = useLogout();
+  const { data: me } = useMe();
   const [menuOpen, setMenuOpen] = useState(false);
   const exit = () => void navigate('/app/dashboard');
+  const canExit = Boolean(me?.pharmacy);
   return (
     <div className="min-h-screen">
       <div role="status" className="flex items-center justify-between gap-3 bg-purple-700 px-4 py-2 text-sm text-white">
         <span className="font-semibold">{t('layout.banner')}</span>
-        <Button size="sm" variant="outline" onClick={exit} icon={<LogOut className="size-4" aria-hidden="true" />}>
-          {t('layout.exit')}
-        </Button>
+        {canExit ? (
+          <Button size="sm" variant="outline" onClick={exit} icon={<LogOut className="size-4" aria-hidden="true" />}>
+            {t('layout.exit')}
+          </Button>
+        ) : (
+          <Button size="sm" variant="outline" onClick={() => void logout()} icon={<LogOut className="size-4" aria-hidden="true" />}>
+            {t('layout.logout')}
+          </Button>
+        )}
       </div>
       <div className="flex flex-col lg:flex-row">
         <nav aria-label={t('layout.navLabel')} className="bg-slate-900 text-white lg:min-h-[calc(100vh-2.75rem)] lg:w-60">

@@ -13,6 +13,7 @@ import { DemoModeBar, DemoModeGuard, DemoUpgradeCard } from '@/app/layout/demo-m
 import { SessionLockOverlay, useSessionLock } from '@/app/layout/session-lock';
 import { themeTitle } from '@/app/layout/theme';
 import { InitializingScreen } from '@/app/layout/initializing-screen';
+import { NoPharmacyScreen } from '@/app/layout/no-pharmacy-screen';
 import type { MeResponse } from '@pharmapoint/domain/auth';
 import type { PermissionSubject } from '@pharmapoint/domain/permissions';
 
@@ -20,7 +21,13 @@ import type { PermissionSubject } from '@pharmapoint/domain/permissions';
 export function AppLayout() {
   const { me, subject } = usePermissions();
   if (!me || !subject) return <InitializingScreen />;
+  if (!me.pharmacy) return <WithoutPharmacy me={me} />;
   return <SignedInLayout me={me} subject={subject} />;
+}
+
+function WithoutPharmacy({ me }: { me: MeResponse }) {
+  const logout = useLogout();
+  return <NoPharmacyScreen me={me} onLogout={() => void logout()} />;
 }
 
 function SignedInLayout({ me, subject }: { me: MeResponse; subject: PermissionSubject }) {

@@ -4,42 +4,26 @@ import { useTranslation } from 'react-i18next';
 import { Eye, Minus, Sparkles, X } from 'lucide-react';
 import { buttonClasses } from '@/components/ui/button';
 import { toast } from '@/lib/toast';
-import { isDemoBlockedButtonText } from '@/app/layout/demo-rules';
-
-
-/** Elements marked with this attribute are never blocked (the shell's own controls). */
-const ALLOW_ATTRIBUTE = 'data-demo-allow';
+import { ApiError, setWriteGuard } from '@/lib/api';
+import { isDemoBlockedRequest } from '@/app/layout/demo-rules';
 
 /**
- * The demo is view-only in the browser too (the server refuses writes anyway): a capture-phase listener blocks
- * form submits and clicks on buttons whose text names a change, before any screen handler runs.
+ * The demo is view-only in the browser too (the server refuses writes anyway): while a demo visitor is signed in,
+ * every state-changing request is refused before it leaves (app/layout/demo-rules.ts) with
+ * 'Demo mode: Changes are not saved' as a toast and as the request's error, whatever the button says.
  */
 export function DemoModeGuard({ children }: { children: ReactNode }) {
   const { t } = useTranslation('shell');
-  useEffect(() => {
-    const onSubmit = (event: Event) => {
-      if (event.target instanceof Element && event.target.closest(`[${ALLOW_ATTRIBUTE}]`)) return;
-      event.preventDefault();
-      event.stopPropagation();
-      toast.error(t('demo.changesNotSaved'), { id: 'demo-blocked' });
-    };
-    const onClick = (event: MouseEvent) => {
-      if (!(event.target instanceof Element)) return;
-      const button = event.target.closest('button, input[type="submit"], input[type="button"], [role="button"]');
-      if (!button || button.closest(`[${ALLOW_ATTRIBUTE}]`)) return;
-      const text = `${button.textContent ?? ''} ${button.getAttribute('aria-label') ?? ''} ${button instanceof HTMLInputElement ? button.value : ''}`;
-      if (!isDemoBlockedButtonText(text)) return;
-      event.preventDefault();
-      event.stopPropagation();
-      toast.error(t('demo.actionDisabled'), { id: 'demo-blocked' });
-    };
-    document.addEventListener('submit', onSubmit, true);
-    document.addEventListener('click', onClick, true);
-    return () => {
-      document.removeEventListener('submit', onSubmit, true);
-      document.removeEventListener('click', onClick, true);
-    };
-  }, [t]);
+  useEffect(
+    () =>
+      setWriteGuard((method, path) => {
+        if (!isDemoBlockedRequest(method, path)) return undefined;
+        const message = t('demo.changesNotSaved');
+        toast.error(message);
+        return new ApiError(403, 'DEMO_READ_ONLY', message);
+      }),
+    [t],
+  );
   return children;
 }
 
@@ -47,7 +31,7 @@ export function DemoModeGuard({ children }: { children: ReactNode }) {
 export function DemoModeBar() {
   const { t } = useTranslation('shell');
   return (
-    <div className="sticky top-0 z-40 flex h-11 items-center justify-center gap-3 bg-amber-400 px-4 text-sm font-medium text-amber-950" role="status" data-demo-allow="">
+    <div className="sticky top-0 z-40 flex h-11 items-center justify-center gap-3 bg-amber-400 px-4 text-sm font-medium text-amber-950" role="status">
       <Eye className="size-4" aria-hidden="true" />
       <span>{t('demo.bar')}</span>
       <Link to="/purchase" className="rounded-md bg-amber-950 px-3 py-1 text-xs font-semibold text-white">
@@ -66,7 +50,7 @@ export function DemoUpgradeCard() {
     return (
       <button
         type="button"
-        data-demo-allow=""
+       
         onClick={() => setState('open')}
         className="fixed bottom-4 right-4 z-40 flex items-center gap-2 rounded-full bg-primary px-4 py-2 text-sm font-semibold text-white shadow-lg"
       >
@@ -76,7 +60,7 @@ export function DemoUpgradeCard() {
     );
   }
   return (
-    <aside aria-label={t('demo.card.title')} data-demo-allow="" className="fixed bottom-4 right-4 z-40 w-80 max-w-[calc(100%-2rem)] rounded-lg border border-slate-200 bg-white p-4 shadow-xl">
+    <aside aria-label={t('demo.card.title')} className="fixed bottom-4 right-4 z-40 w-80 max-w-[calc(100%-2rem)] rounded-lg border border-slate-200 bg-white p-4 shadow-xl">
       <div className="flex items-start gap-2">
         <Sparkles className="mt-0.5 size-5 text-primary" aria-hidden="true" />
         <div className="flex-1">

@@ -124,9 +124,9 @@ export function SessionLockOverlay({ me, onUnlocked, onLogout }: SessionLockOver
   return (
     <RadixDialog.Root open>
       <RadixDialog.Portal>
-        <RadixDialog.Overlay className="fixed inset-0 z-[100] bg-slate-900/80 backdrop-blur-sm" data-demo-allow="" />
+        <RadixDialog.Overlay className="fixed inset-0 z-[100] bg-slate-900/80 backdrop-blur-sm" />
         <RadixDialog.Content
-          data-demo-allow=""
+         
           onEscapeKeyDown={(event) => event.preventDefault()}
           onInteractOutside={(event) => event.preventDefault()}
           onOpenAutoFocus={(event) => {

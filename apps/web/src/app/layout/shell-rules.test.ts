@@ -1,14 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { isDemoBlockedButtonText } from './demo-rules.ts';
+import { isDemoBlockedRequest } from './demo-rules.ts';
 import { greetingKey } from '../../features/dashboard/greeting.ts';
 import { usagePercent, usageTone } from '../../components/ui/usage-tone.ts';
 
-describe('demo mode blocks buttons that name a change (seed 000 section 4)', () => {
-  it.each(['Save Changes', 'Delete', 'Update Stock', 'Create Purchase', 'Add Product', 'Remove item', 'Submit'])('blocks "%s"', (text) => {
-    expect(isDemoBlockedButtonText(text)).toBe(true);
+describe('demo mode refuses changes by request, not by button label (seed 000 section 4)', () => {
+  it.each([
+    ['POST', '/api/products'],
+    ['PUT', '/api/settings'],
+    ['PATCH', '/api/branches/1'],
+    ['DELETE', '/api/users/1'],
+    ['PUT', '/api/me/pin'],
+    ['POST', '/api/stock/adjustments?x=1'],
+  ])('refuses %s %s', (method, path) => {
+    expect(isDemoBlockedRequest(method, path)).toBe(true);
   });
-  it.each(['View', 'Refresh', 'Logout', 'Unlock', 'Next'])('lets "%s" through', (text) => {
-    expect(isDemoBlockedButtonText(text)).toBe(false);
+  it.each([
+    ['GET', '/api/products'],
+    ['POST', '/api/auth/logout'],
+    ['POST', '/api/auth/unlock'],
+    ['POST', '/api/me/branch'],
+  ])('lets %s %s through', (method, path) => {
+    expect(isDemoBlockedRequest(method, path)).toBe(false);
   });
 });
 

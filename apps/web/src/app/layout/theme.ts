@@ -65,8 +65,8 @@ export function themeTitle(theme: Record<string, unknown> | null | undefined, ph
   return pharmacyName?.trim() || DEFAULT_APP_TITLE;
 }
 
-/** Applies the pharmacy's colours as CSS variables and its appTitle as the document title. */
-export function useApplyTheme(theme: Record<string, unknown> | null | undefined, pharmacyName?: string | null) {
+/** Applies the pharmacy's colours as CSS variables (the title is app/document-title.tsx's). */
+export function useApplyTheme(theme: Record<string, unknown> | null | undefined) {
   useEffect(() => {
     const root = document.documentElement;
     for (const [key, variable] of Object.entries(COLOUR_VARIABLES)) {
@@ -79,6 +79,5 @@ export function useApplyTheme(theme: Record<string, unknown> | null | undefined,
       const colour = typeof value === 'string' && COLOUR_PATTERN.test(value.trim()) ? value.trim() : fallback;
       root.style.setProperty(variable, readableText(colour));
     }
-    document.title = theme ? themeTitle(theme, pharmacyName) : DEFAULT_APP_TITLE;
-  }, [theme, pharmacyName]);
+  }, [theme]);
 }

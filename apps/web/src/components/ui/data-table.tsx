@@ -274,7 +274,7 @@ function HeaderCell<T extends RowData>({ header, render }: { header: Header<Data
   return (
     <Th numeric={meta?.numeric} className={meta?.headerClassName} aria-sort={direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : 'none'}>
       {/* Sorting only reads: demo visitors may use it. */}
-      <button type="button" data-demo-allow="" className="inline-flex items-center gap-1 uppercase hover:text-slate-900" onClick={column.getToggleSortingHandler()}>
+      <button type="button" className="inline-flex items-center gap-1 uppercase hover:text-slate-900" onClick={column.getToggleSortingHandler()}>
         {render}
         <Icon className="size-3.5" aria-hidden="true" />
         <span className="sr-only">{t('table.sortBy', { column: label })}</span>

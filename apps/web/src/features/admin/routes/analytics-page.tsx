@@ -1,5 +1,5 @@
 import { PlaceholderScreen } from '@/app/placeholder-screen';
 
 export default function AnalyticsPage() {
-  return <PlaceholderScreen screen="adminAnalytics" />;
+  return <PlaceholderScreen screen="adminAnalytics" area="admin" />;
 }

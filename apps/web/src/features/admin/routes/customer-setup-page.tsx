@@ -1,5 +1,5 @@
 import { PlaceholderScreen } from '@/app/placeholder-screen';
 
 export default function CustomerSetupPage() {
-  return <PlaceholderScreen screen="customerSetup" />;
+  return <PlaceholderScreen screen="customerSetup" area="admin" />;
 }

@@ -1,5 +1,5 @@
 import { PlaceholderScreen } from '@/app/placeholder-screen';
 
 export default function CustomersPage() {
-  return <PlaceholderScreen screen="customers" />;
+  return <PlaceholderScreen screen="customers" area="admin" />;
 }

@@ -1,5 +1,5 @@
 import { PlaceholderScreen } from '@/app/placeholder-screen';
 
 export default function DatabasePage() {
-  return <PlaceholderScreen screen="database" />;
+  return <PlaceholderScreen screen="database" area="admin" />;
 }

@@ -1,5 +1,5 @@
 import { PlaceholderScreen } from '@/app/placeholder-screen';
 
 export default function DemosPage() {
-  return <PlaceholderScreen screen="adminDemos" />;
+  return <PlaceholderScreen screen="adminDemos" area="admin" />;
 }

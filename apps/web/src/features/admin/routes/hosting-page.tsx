@@ -1,5 +1,5 @@
 import { PlaceholderScreen } from '@/app/placeholder-screen';
 
 export default function HostingPage() {
-  return <PlaceholderScreen screen="hosting" />;
+  return <PlaceholderScreen screen="hosting" area="admin" />;
 }

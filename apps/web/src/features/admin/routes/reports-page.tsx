@@ -1,5 +1,5 @@
 import { PlaceholderScreen } from '@/app/placeholder-screen';
 
 export default function AdminReportsPage() {
-  return <PlaceholderScreen screen="adminReports" />;
+  return <PlaceholderScreen screen="adminReports" area="admin" />;
 }

@@ -1,5 +1,5 @@
 import { PlaceholderScreen } from '@/app/placeholder-screen';
 
 export default function ThemeCustomizerPage() {
-  return <PlaceholderScreen screen="themeCustomizer" />;
+  return <PlaceholderScreen screen="themeCustomizer" area="admin" />;
 }

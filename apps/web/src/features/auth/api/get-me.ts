@@ -1,15 +1,31 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { MeResponse } from '@pharmapoint/domain/auth';
 import { api, ApiError } from '@/lib/api';
+import { hasSessionHint, setSessionHint } from '@/lib/session-hint';
 
 export const meQueryKey = ['me'] as const;
 
-/** GET /api/me; null when signed out (401). */
+/** Paths that need a signed-in user: asking there is right even without a hint (a 401 sends the visitor to sign in). */
+function onSignedInPath(): boolean {
+  const path = typeof window === 'undefined' ? '' : window.location.pathname;
+  return path === '/pos' || path.startsWith('/pos/') || path === '/app' || path.startsWith('/app/');
+}
+
+/**
+ * GET /api/me; null when signed out (401). On public pages the question is asked only when this browser may hold a
+ * session (lib/session-hint.ts), so a visitor's console shows no 401 from /api/me.
+ */
 export async function getMe(): Promise<MeResponse | null> {
+  if (!hasSessionHint() && !onSignedInPath()) return null;
   try {
-    return await api.get<MeResponse>('/api/me');
+    const me = await api.get<MeResponse>('/api/me');
+    setSessionHint(true);
+    return me;
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return null;
+    if (error instanceof ApiError && error.status === 401) {
+      setSessionHint(false);
+      return null;
+    }
     throw error;
   }
 }
@@ -29,5 +45,6 @@ export function useMe() {
 
 /** Replace the cached user (after login, unlock, branch switch). */
 export function setMe(queryClient: QueryClient, me: MeResponse | null): void {
+  setSessionHint(me !== null);
   queryClient.setQueryData(meQueryKey, me);
 }

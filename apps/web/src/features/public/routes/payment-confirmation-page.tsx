@@ -1,5 +1,5 @@
-import { PlaceholderScreen } from '@/app/placeholder-screen';
+import { PublicPlaceholder } from '@/features/public/components/public-placeholder';
 
 export default function PaymentConfirmationPage() {
-  return <PlaceholderScreen screen="paymentConfirmation" />;
+  return <PublicPlaceholder screen="paymentConfirmation" />;
 }
