@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -24,6 +25,7 @@ import { modules } from './modules/index.ts';
 import type { App, AppDeps } from './platform/module.ts';
 import { transactionPlugin } from './platform/transaction.ts';
 import { registerInputGuard } from './platform/input-guard.ts';
+import { loggerOptions, RequestLogController } from './platform/request-log.ts';
 
 export type { App, AppDeps };
 
@@ -50,12 +52,32 @@ export function routeTable(app: FastifyInstance): readonly RouteInfo[] {
   return routes.filter((r) => !(r.method === 'HEAD' && gets.has(r.url)));
 }
 
+/** Cache-Control of the built web app's files: hashed files under /assets never change; everything else is checked each time. */
+export const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
+export const NO_CACHE = 'no-cache';
+
+/** API answers of this many bytes or more are compressed (brotli or gzip, as the client accepts). */
+export const COMPRESS_THRESHOLD = 1024;
+
+export interface BuildAppOptions {
+  db: Database;
+  config: Config;
+  mailer?: Mailer;
+  /** Log requests (one line each, see platform/request-log.ts); off in tests unless they pass logStream. */
+  logger?: boolean;
+  /** Where the log lines go instead of stdout (tests read them). */
+  logStream?: NodeJS.WritableStream;
+}
+
 /** Builds the whole application without listening, so tests can inject requests or listen on a port of their own. */
-export async function buildApp(options: { db: Database; config: Config; mailer?: Mailer; logger?: boolean }): Promise<App> {
+export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { db, config } = options;
   const mailer = options.mailer ?? createMailer({ db, config });
+  const logging = options.logger || options.logStream;
   const app = Fastify({
-    logger: options.logger ? { level: config.logLevel } : false,
+    logger: logging ? await loggerOptions(config, { stream: options.logStream }) : false,
+    // One line per answered request instead of Fastify's two ('incoming request', 'request completed').
+    logController: new RequestLogController(),
     bodyLimit: 1024 * 1024,
     trustProxy: config.trustProxy,
     ajv: { customOptions: { removeAdditional: false } },
@@ -86,6 +108,10 @@ export async function buildApp(options: { db: Database; config: Config; mailer?:
   registerErrorHandler(app);
   registerInputGuard(app);
 
+  // Answers of 1 KiB or more in brotli (quality 4) or gzip, as Accept-Encoding allows; files the build compressed
+  // already (Content-Encoding set by @fastify/static) pass as they are; the live-events stream is hijacked and never
+  // passes here.
+  await app.register(compress, { global: true, threshold: COMPRESS_THRESHOLD, encodings: ['br', 'gzip'] });
   await app.register(cookie);
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -118,7 +144,19 @@ export async function buildApp(options: { db: Database; config: Config; mailer?:
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
 
   const serveSpa = existsSync(path.join(config.webDist, 'index.html'));
-  if (serveSpa) await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
+  if (serveSpa) {
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: false,
+      index: false,
+      // The build writes file.br and file.gz beside each file (apps/web/vite.config.ts): sent as the client accepts.
+      preCompressed: true,
+      setHeaders: (reply, filePath) => {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        reply.header('cache-control', hashed ? IMMUTABLE_CACHE : NO_CACHE);
+      },
+    });
+  }
   registerNotFound(app, serveSpa);
   return app;
 }
