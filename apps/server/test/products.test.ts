@@ -252,4 +252,33 @@ describe.each(testDatabaseKinds())('products API on %s', (kind) => {
     expect(row).toEqual({ name: 'Amoxicillin 500mg Capsules', is_active: true });
     expect(await count('products', other.pharmacyId)).toBe(0);
   });
+
+  it('refuses to receive a batch that has already expired, with a sentence, and writes nothing (decision 0033)', async () => {
+    const created = await create(c.owner!, { name: 'Expired Receipt Test Syrup', sku: 'ERT-1', sellingPriceCents: 500, purchasePriceCents: 200 });
+    const id = created.body.product.id as string;
+    const before = await t.db.owner.query(`SELECT count(*)::int AS n FROM stock_movements WHERE pharmacy_id = $1`, [ph.pharmacyId]);
+    const res = await c.inventory!.post(`/api/products/${id}/batches`, { batchNumber: 'CET-OLD', expiryDate: daysFromToday(-1), quantity: 10, unitCostCents: 200 });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toMatchObject({ code: 'BATCH_EXPIRED', values: { batch: 'CET-OLD', expiryDate: daysFromToday(-1) } });
+    expect(res.body.error.message).toBe(`Batch CET-OLD expired on ${daysFromToday(-1)}: it cannot be received as sellable stock.`);
+    expect(res.body.error.details.issues[0]).toMatchObject({ path: 'expiryDate' });
+    expect(await t.db.owner.query(`SELECT count(*)::int AS n FROM stock_movements WHERE pharmacy_id = $1`, [ph.pharmacyId])).toEqual(before);
+    // Expiring today is still sellable today.
+    expect((await c.inventory!.post(`/api/products/${id}/batches`, { batchNumber: 'CET-TODAY', expiryDate: daysFromToday(0), quantity: 100, unitCostCents: 200 })).status).toBe(201);
+  });
+
+  it('answers bad product input with a sentence about the field by its label, never zod wording', async () => {
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ name: 'x'.repeat(121) }, 'name', 'Product name must be at most 120 characters.'],
+      [{ name: 'Tax too high', taxRateBasisPoints: 10_001 }, 'taxRateBasisPoints', 'Tax rate must be between 0 and 100 %.'],
+      [{ name: 'Bad pack', packageSize: 0 }, 'packageSize', 'Package size must be between 1 and 100,000.'],
+      [{ name: 'Bad price', sellingPriceCents: -1 }, 'sellingPriceCents', 'Selling price cannot be negative.'],
+      [{ name: 'Bad margin', minMarginBasisPoints: 10_000 }, 'minMarginBasisPoints', 'Minimum margin must be above 0 and below 100 %.'],
+    ];
+    for (const [body, path, message] of cases) {
+      const res = await c.owner!.post('/api/products', body);
+      expect(res.status, path).toBe(400);
+      expect(res.body.error.details.issues[0], path).toMatchObject({ path, message });
+    }
+  });
 });

@@ -3,6 +3,7 @@ import { branchSummaryResponseSchema } from '@pharmapoint/domain/stock';
 import { expiringResponseSchema, lowStockResponseSchema } from '@pharmapoint/domain/stock-reports';
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
+import { receiveThenExpire } from './expired-batches.ts';
 import type { TestClient } from './http.ts';
 import type { StockPharmacy } from './import-helpers.ts';
 import { clientsOf, daysFromToday, stockTestPharmacy } from './stock-helpers.ts';
@@ -40,7 +41,10 @@ describe.each(testDatabaseKinds())('stock reports on %s', (kind) => {
     para = await product({ name: 'Paracetamol 500mg Tablets', sku: 'PCM-500', lowStockThreshold: 10, reorderLevel: 20 });
     gloves = await product({ name: 'Examination Gloves', sku: 'GLV-M', lowStockThreshold: 3, reorderLevel: 4 });
     const batch = async (productId: string, branchId: string, batchNumber: string, days: number, quantity: number, unitCostCents: number) => {
-      const r = await c.owner!.post(`/api/products/${productId}/batches`, { branchId, batchNumber, expiryDate: daysFromToday(days), quantity, unitCostCents });
+      const r =
+        days < 0
+          ? await receiveThenExpire(t.db, c.owner!, ph.pharmacyId, productId, { branchId, batchNumber, quantity, unitCostCents }, days)
+          : await c.owner!.post(`/api/products/${productId}/batches`, { branchId, batchNumber, expiryDate: daysFromToday(days), quantity, unitCostCents });
       expect(r.status).toBe(201);
     };
     // Main: amox 3 expired + 4 in 10 days + 20 late (27, good); para 6 in 40 days (low, threshold 10); gloves none (out).
@@ -54,7 +58,7 @@ describe.each(testDatabaseKinds())('stock reports on %s', (kind) => {
     await batch(gloves, west, 'GLV-W', 700, 10, 1_000);
     // Another tenant's expired batch must never show.
     const foreign = await otherOwner.post('/api/products', { name: 'Foreign Cough Syrup', sellingPriceCents: 10_000, purchasePriceCents: 5_000 });
-    await otherOwner.post(`/api/products/${foreign.body.product.id}/batches`, { batchNumber: 'FOREIGN', expiryDate: daysFromToday(-1), quantity: 9, unitCostCents: 100 });
+    expect((await receiveThenExpire(t.db, otherOwner, other.pharmacyId, foreign.body.product.id, { batchNumber: 'FOREIGN', quantity: 9, unitCostCents: 100 }, -1)).status).toBe(201);
   });
   afterAll(async () => t?.close());
 

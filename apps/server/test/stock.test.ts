@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adjustmentListResponseSchema, adjustmentSchema, branchSummaryResponseSchema, transferSchema } from '@pharmapoint/domain/stock';
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
+import { receiveThenExpire } from './expired-batches.ts';
 import type { TestClient } from './http.ts';
 import type { StockPharmacy } from './import-helpers.ts';
 import { clientsOf, daysFromToday, ledgerProblems, stockTestPharmacy } from './stock-helpers.ts';
@@ -34,7 +35,10 @@ describe.each(testDatabaseKinds())('stock adjustments, transfers and summary on 
       ['SOON', 20, 6, 15_000],
       ['LATE', 400, 10, 16_000],
     ] as const) {
-      const r = await c.owner!.post(`/api/products/${amox}/batches`, { batchNumber: number, expiryDate: daysFromToday(days), quantity, unitCostCents: cost });
+      const r =
+        days < 0
+          ? await receiveThenExpire(t.db, c.owner!, ph.pharmacyId, amox, { batchNumber: number, quantity, unitCostCents: cost }, days)
+          : await c.owner!.post(`/api/products/${amox}/batches`, { batchNumber: number, expiryDate: daysFromToday(days), quantity, unitCostCents: cost });
       expect(r.status).toBe(201);
       batch[number] = r.body.batch.id;
     }

@@ -12,7 +12,7 @@ import {
   type ReceiveBatchResponse,
   type UpdateProduct,
 } from '@pharmapoint/domain/products';
-import { businessDate } from '@pharmapoint/domain/stock';
+import { businessDate, isExpired } from '@pharmapoint/domain/stock';
 import type { Queryable } from '../../db/database.ts';
 import { holds } from '../../platform/access.ts';
 import type { RequestContext } from '../../platform/context.ts';
@@ -259,6 +259,13 @@ export async function receiveOpeningBatch(
   const { id, batch } = input;
   await requireProduct(q, ctx, id);
   const branch = await resolveBranch(q, ctx, batch.branchId);
+  // Expired stock is never made sellable (decision 0033): the form warns as the date is typed, the server refuses.
+  if (isExpired(batch.expiryDate, businessDate(ctx.now))) {
+    throw new AppError('BATCH_EXPIRED', {
+      values: { batch: batch.batchNumber, expiryDate: batch.expiryDate },
+      details: { issues: [{ path: 'expiryDate', message: `This batch expired on ${batch.expiryDate}: expired stock cannot be received as sellable stock.` }] },
+    });
+  }
   const result = await applyStockChange(q, ctx, {
     kind: 'opening',
     branchId: branch.id,
