@@ -19,6 +19,21 @@ export type UserWork<T> = (q: Queryable, user: RequestAuth) => Promise<T>;
 export interface WrapOptions {
   /** The success status (201 for creates); replayed answers keep the status they were first given. */
   status?: number;
+  /**
+   * What this call does with the route's Idempotency-Key, for work that spans several transactions (the CSV
+   * import, decision 0021). 'once' (the default): claim the key, run the work and store its answer, in one
+   * transaction. 'claim': claim the key (a repeat while the work goes on answers BUSY_TRY_AGAIN) and store an
+   * answer only when `answer` gives one. 'none': leave the key alone. 'answer': store the work's answer on the key
+   * claimed earlier. After a call that replayed a stored answer, `isReplayed(reply)` is true.
+   */
+  key?: 'once' | 'claim' | 'none' | 'answer';
+  /** With key 'claim': the answer to store for this result (undefined: the work is not finished). */
+  answer?: (value: unknown) => unknown;
+}
+
+/** Did app.inTenant answer this request from its stored Idempotency-Key answer? */
+export function isReplayed(reply: FastifyReply): boolean {
+  return reply.getHeader('idempotent-replayed') === 'true';
 }
 
 declare module 'fastify' {
@@ -60,7 +75,7 @@ export function requestHash(request: FastifyRequest): string {
 }
 
 /** The request's Idempotency-Key when its route honours one; 400 for a malformed key. */
-function idempotencyKey(request: FastifyRequest): string | null {
+export function idempotencyKey(request: FastifyRequest): string | null {
   if (!request.routeOptions.config?.idempotent) return null;
   const header = request.headers[IDEMPOTENCY_HEADER];
   if (header === undefined) return null;
@@ -89,19 +104,30 @@ async function claimKey(q: Queryable, ctx: RequestContext, key: string, hash: st
     `SELECT request_hash, status_code, response FROM idempotency_keys WHERE pharmacy_id = $1 AND key = $2`,
     [ctx.pharmacyId, key],
   );
-  if (!stored) throw new AppError('BUSY_TRY_AGAIN');
+  // No row: it was freed meanwhile. No answer yet: work of several transactions under this key is still going on.
+  if (!stored || (stored.status_code === null && stored.request_hash === hash)) throw new AppError('BUSY_TRY_AGAIN');
   return stored;
+}
+
+async function storeAnswer(q: Queryable, ctx: RequestContext, key: string, status: number, answer: unknown): Promise<void> {
+  await q.query(`UPDATE idempotency_keys SET status_code = $3, response = $4 WHERE pharmacy_id = $1 AND key = $2`, [
+    ctx.pharmacyId,
+    key,
+    status,
+    JSON.stringify(answer ?? null),
+  ]);
 }
 
 export const transactionPlugin = fp<{ db: Database }>(async (app: FastifyInstance, { db }) => {
   app.decorate('inTenant', async function inTenant<T>(request: FastifyRequest, reply: FastifyReply, work: TenantWork<T>, options: WrapOptions = {}) {
     const ctx = tenantContext(request.auth);
-    const key = idempotencyKey(request);
+    const mode = options.key ?? 'once';
+    const key = mode === 'none' ? null : idempotencyKey(request);
     const hash = key ? requestHash(request) : '';
     let replayed: { status: number; body: unknown } | null = null;
     const value = await runTransaction(db, { pharmacyId: ctx.pharmacyId, userId: ctx.userId }, async (q) => {
       replayed = null;
-      if (key) {
+      if (key && mode !== 'answer') {
         const stored = await claimKey(q, ctx, key, hash);
         if (stored) {
           if (stored.request_hash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
@@ -110,13 +136,10 @@ export const transactionPlugin = fp<{ db: Database }>(async (app: FastifyInstanc
         }
       }
       const result = await work(q, ctx);
-      if (key) {
-        await q.query(`UPDATE idempotency_keys SET status_code = $3, response = $4 WHERE pharmacy_id = $1 AND key = $2`, [
-          ctx.pharmacyId,
-          key,
-          options.status ?? 200,
-          JSON.stringify(result ?? null),
-        ]);
+      if (key && mode !== 'claim') await storeAnswer(q, ctx, key, options.status ?? 200, result);
+      if (key && mode === 'claim' && options.answer) {
+        const answer = options.answer(result);
+        if (answer !== undefined) await storeAnswer(q, ctx, key, options.status ?? 200, answer);
       }
       return result;
     });

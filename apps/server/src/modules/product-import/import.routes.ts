@@ -15,6 +15,7 @@ import {
 import type { ModuleRegistrar } from '../../platform/module.ts';
 import { AppError } from '../../platform/errors.ts';
 import { requestAnalyze } from '../../platform/maintenance.ts';
+import { idempotencyKey, isReplayed } from '../../platform/transaction.ts';
 import { exportCsvPage, planExport } from './export.service.ts';
 import type { ExportCursor } from './export.repository.ts';
 import { importProducts, notCsv, parseImport } from './import.service.ts';
@@ -82,8 +83,9 @@ export const registerProductImport: ModuleRegistrar = async (app, { db }) => {
           csv = parsed.data.csv;
           mapping = parsed.data.mapping ?? mapping;
         }
-        // The file is read before the transaction opens; validation and the writes run in one transaction.
-        const input = parseImport({ csv, mapping, mode: request.query.mode, dryRun: request.query.dryRun === 'true' });
+        // The file is read before any transaction opens; then validation, the chunks of writes and the last step
+        // each run in a short transaction of their own (decision 0021).
+        const input = { ...parseImport({ csv, mapping, mode: request.query.mode, dryRun: request.query.dryRun === 'true' }), idempotencyKey: idempotencyKey(request) };
         const wantsStream = (request.headers.accept ?? '').includes('application/x-ndjson');
         let streaming = false;
         const line = (value: unknown) => reply.raw.write(`${JSON.stringify(value)}\n`);
@@ -97,7 +99,12 @@ export const registerProductImport: ModuleRegistrar = async (app, { db }) => {
           line(progress);
         };
         try {
-          const result = await app.inTenant(request, reply, (q, ctx) => importProducts(q, ctx, input, onProgress));
+          const result = await importProducts(
+            (work, options) => app.inTenant(request, reply, work, options),
+            () => isReplayed(reply),
+            input,
+            onProgress,
+          );
           // Thousands of new rows: fresh planner statistics soon (PGlite has no autovacuum; a no-op on PostgreSQL).
           requestAnalyze(db);
           if (!streaming) return result;

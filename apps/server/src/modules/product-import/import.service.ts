@@ -12,15 +12,20 @@ import type { Queryable } from '../../db/database.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { AppError, isDatabaseError } from '../../platform/errors.ts';
 import { notifyProductsChanged } from '../../platform/events.ts';
-import { stockSettings } from '../stock/stock.service.ts';
+import type { WrapOptions } from '../../platform/transaction.ts';
+import { applyStockChanges, stockSettings, type StockChange } from '../stock/stock.service.ts';
 import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
 import { parseImportCsv, type ParsedCsv } from './import.csv.ts';
 import {
+  abandonedImportRuns,
   activeBranches,
+  advanceImportRun,
   existingSkus,
-  insertImport,
+  finishImportRun,
+  insertImportChunk,
+  insertImportRun,
   thenRolledBack,
-  type ImportBatch,
+  undoImportRunChunk,
   type ImportBranchProduct,
   type ImportProduct,
 } from './import.repository.ts';
@@ -41,14 +46,26 @@ export interface ParsedImport {
 
 /**
  * Reads the file of an import (400 when it is not CSV or its mapping names a missing column). Pure: the route
- * calls it before the transaction opens, so a large file is parsed without holding a database connection.
+ * calls it before any transaction opens, so a large file is parsed without holding a database connection.
  */
 export function parseImport(request: ImportRequest): ParsedImport {
   return { parsed: parseImportCsv(request.csv, request.mapping), mode: request.mode, dryRun: request.dryRun };
 }
 
-/** Rows per multi-row INSERT and per progress report. */
+/** Rows per progress report while validating. */
 export const IMPORT_CHUNK = 1000;
+
+/**
+ * How long one write transaction of an import may take (ms). The embedded database has one connection: between
+ * two chunks the requests that queued get in (issue 6 item 13). The chunk size adapts to reach this.
+ */
+export const IMPORT_CHUNK_TARGET_MS = 40;
+const FIRST_CHUNK = 20;
+const MAX_CHUNK = 1000;
+/** Products an undo removes per transaction. */
+const UNDO_CHUNK = 200;
+/** A run 'importing' without progress for this long was abandoned (its process died): the next import undoes it. */
+export const ABANDONED_IMPORT_MS = 5 * 60_000;
 
 /** A product of the file with its rows: the first row gives the product fields, every row its branch data. */
 interface ProductGroup {
@@ -56,19 +73,38 @@ interface ProductGroup {
   rows: NormalizedImportRow[];
 }
 
+/** One product of a run: its row, its branch rows (prices) and its opening stock changes. */
+interface PlannedProduct {
+  product: ImportProduct;
+  branchProducts: ImportBranchProduct[];
+  stock: StockChange[];
+  /** Accepted rows of the file it covers (progress). */
+  rows: number;
+}
+
+/** An import that has taken its plan places and recorded its run: what its chunks write. */
+export interface ImportRun {
+  importId: string;
+  result: ImportResult;
+  products: PlannedProduct[];
+  branchIds: string[];
+  accepted: number;
+}
+
+export type ImportStart = { kind: 'final'; result: ImportResult } | { kind: 'run'; run: ImportRun };
+
 /**
- * Validates and imports a parsed CSV of products (see POST /api/products/import), in the caller's transaction.
- * Validation happens before any write; then, unless it is a dry run, every accepted row is written with
- * set-based INSERTs (products, branch prices and stock, batches and their 'import' ledger movements, a chunk of
- * rows per statement), so a failure leaves nothing when the transaction rolls back, and 10,000 rows take
- * seconds. onProgress is called as phases advance.
+ * The first step of an import (one short transaction): validates the parsed file against the pharmacy (branches,
+ * categories, existing SKUs) before any write. A dry run, a file with nothing to write, or an all-or-nothing file
+ * with errors ends here ('final'). Otherwise it takes the plan places of every product of the file in one step
+ * (assertWithinPlanLimit: concurrent imports cannot pass the limit together) and records the run 'importing'.
  */
-export async function importProducts(
+export async function beginImport(
   q: Queryable,
   ctx: RequestContext,
-  request: ParsedImport,
+  request: ParsedImport & { idempotencyKey: string | null },
   onProgress: (progress: ImportProgress) => void = () => undefined,
-): Promise<ImportResult> {
+): Promise<ImportStart> {
   const { parsed } = request;
   const total = parsed.records.length;
   const skus = [...new Set(parsed.records.map((r) => r.values.sku?.trim()).filter((s): s is string => !!s))];
@@ -124,70 +160,144 @@ export async function importProducts(
   const invalidRows = new Set(errors.map((e) => e.row)).size;
   const base = { errors, total, mode: request.mode, dryRun: request.dryRun };
   if (request.mode === 'all-or-nothing' && errors.length) {
-    return { ...base, imported: 0, skipped: total, productsCreated: 0 };
+    return { kind: 'final', result: { ...base, imported: 0, skipped: total, productsCreated: 0 } };
   }
   const result: ImportResult = { ...base, imported: accepted.length, skipped: invalidRows, productsCreated: groups.size };
-  if (accepted.length === 0) return { ...result, imported: 0 };
+  if (accepted.length === 0) return { kind: 'final', result: { ...result, imported: 0 } };
 
   if (request.dryRun) {
     // The limit as the import would meet it; the places the check takes are given back.
     await thenRolledBack(q, () => assertWithinPlanLimit(q, ctx, 'products', groups.size));
-    return result;
+    return { kind: 'final', result };
   }
 
-  // Build the set-based rows: products, per-branch prices and stock, batches and movements.
+  // What the chunks write: per product its row, its branch rows (first row per branch: the prices) and its
+  // opening stock, one ledger change per row with stock, in file order.
   const importId = randomUUID();
-  const productIdOf = new Map<string, string>();
-  const products: ImportProduct[] = [];
+  const planned = new Map<string, PlannedProduct>();
   for (const group of groups.values()) {
-    const first = group.rows[0]!;
-    const id = randomUUID();
-    productIdOf.set(group.key, id);
-    products.push({ id, row: first });
+    planned.set(group.key, { product: { id: randomUUID(), row: group.rows[0]! }, branchProducts: [], stock: [], rows: 0 });
   }
-  const branchProducts = new Map<string, ImportBranchProduct>();
-  const batches: ImportBatch[] = [];
   for (const { row, branchId } of accepted) {
-    const productId = productIdOf.get(row.sku ? `sku:${row.sku.toLowerCase()}` : `row:${row.row}`)!;
-    const bpKey = `${productId}:${branchId}`;
-    let bp = branchProducts.get(bpKey);
-    if (!bp) {
-      bp = { productId, branchId, row, quantity: 0 };
-      branchProducts.set(bpKey, bp);
-    }
+    const p = planned.get(row.sku ? `sku:${row.sku.toLowerCase()}` : `row:${row.row}`)!;
+    const productId = p.product.id;
+    p.rows += 1;
+    if (!p.branchProducts.some((bp) => bp.branchId === branchId)) p.branchProducts.push({ productId, branchId, row, quantity: 0 });
     if (row.openingQuantity > 0) {
-      bp.quantity += row.openingQuantity;
-      batches.push({
-        id: randomUUID(),
-        productId,
+      p.stock.push({
+        kind: 'import',
         branchId,
-        batchNumber: row.batchNumber,
-        expiryDate: row.expiryDate,
-        quantity: row.openingQuantity,
-        quantityAfter: bp.quantity,
-        unitCostCents: row.unitCostCents ?? row.purchasePriceCents ?? 0,
+        productId,
+        delta: row.openingQuantity,
+        batch: { batchNumber: row.batchNumber, expiryDate: row.expiryDate, unitCostCents: row.unitCostCents ?? row.purchasePriceCents ?? 0, source: 'import' },
+        reason: 'Import',
+        reference: { type: 'import', id: importId },
       });
     }
   }
-
-  const totalWrites = products.length + branchProducts.size + batches.length;
-  let written = 0;
-  onProgress({ type: 'progress', phase: 'writing', done: 0, total: accepted.length });
   await assertWithinPlanLimit(q, ctx, 'products', groups.size);
+  await insertImportRun(q, ctx.pharmacyId, { id: importId, userId: ctx.userId, idempotencyKey: request.idempotencyKey, products: groups.size, now: ctx.now });
+  const branchIds = [...new Set(accepted.map((a) => a.branchId))];
+  return { kind: 'run', run: { importId, result, products: [...planned.values()], branchIds, accepted: accepted.length } };
+}
+
+/**
+ * Writes some products of a run (one short transaction): the products and branch rows set-based, then their
+ * opening stock through the stock ledger (batches, 'import' movements, branch quantities), and the run's progress.
+ */
+export async function writeImportChunk(q: Queryable, ctx: RequestContext, run: ImportRun, part: readonly PlannedProduct[]): Promise<void> {
+  await insertImportChunk(q, ctx.pharmacyId, {
+    importId: run.importId,
+    products: part.map((p) => p.product),
+    branchProducts: part.flatMap((p) => p.branchProducts),
+    now: ctx.now,
+  });
+  const changes = part.flatMap((p) => p.stock);
+  if (changes.length) await applyStockChanges(q, ctx, changes);
+  await advanceImportRun(q, ctx.pharmacyId, run.importId, part.length, ctx.now);
+}
+
+/** The last step of a run: marks it done and tells the browsers that many products changed. */
+export async function finishImport(q: Queryable, ctx: RequestContext, run: ImportRun): Promise<ImportResult> {
+  if (!(await finishImportRun(q, ctx.pharmacyId, run.importId, ctx.now))) {
+    throw new AppError('CONFLICT', { details: { reason: 'The import was undone before it finished.' } });
+  }
+  await notifyProductsChanged(q, ctx.pharmacyId, { reason: 'Import', count: run.products.length, branchIds: run.branchIds, at: ctx.now });
+  return run.result;
+}
+
+/** Undoes up to UNDO_CHUNK products of an unfinished run (one short transaction); returns how many are left. */
+export function undoImportChunk(q: Queryable, _ctx: RequestContext, importId: string): Promise<number> {
+  return undoImportRunChunk(q, importId, UNDO_CHUNK);
+}
+
+/** Runs of the pharmacy left 'importing' by a process that died. */
+export function abandonedImports(q: Queryable, ctx: RequestContext): Promise<string[]> {
+  return abandonedImportRuns(q, ctx.pharmacyId, new Date(ctx.now.getTime() - ABANDONED_IMPORT_MS));
+}
+
+/** Runs one step of an import in a transaction of its own (the route gives app.inTenant). */
+export type ImportStep = <T>(work: (q: Queryable, ctx: RequestContext) => Promise<T>, options?: WrapOptions) => Promise<T>;
+
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function undoRun(step: ImportStep, importId: string): Promise<void> {
+  while ((await step((q, ctx) => undoImportChunk(q, ctx, importId), { key: 'none' })) > 0) await yieldToRequests();
+}
+
+/**
+ * Validates and imports a parsed CSV of products (POST /api/products/import) in short transactions (decision
+ * 0021): `step` runs each in its own. The first claims the Idempotency-Key, validates and takes the plan places;
+ * the products are then written in chunks of about IMPORT_CHUNK_TARGET_MS each; the last marks the run done and
+ * stores the key's answer. All or nothing still holds: a failing chunk undoes what the run wrote (and a run
+ * abandoned by a crash is undone by the next import), so the file can be sent again. `replayed()` says whether
+ * the first step answered from the key's stored answer (then that answer is returned as it is).
+ */
+export async function importProducts(
+  step: ImportStep,
+  replayed: () => boolean,
+  request: ParsedImport & { idempotencyKey: string | null },
+  onProgress: (progress: ImportProgress) => void = () => undefined,
+): Promise<ImportResult> {
+  for (const id of await step((q, ctx) => abandonedImports(q, ctx), { key: 'none' })) await undoRun(step, id);
+  const start = await step((q, ctx) => beginImport(q, ctx, request, onProgress), {
+    key: 'claim',
+    answer: (value) => ((value as ImportStart).kind === 'final' ? (value as Extract<ImportStart, { kind: 'final' }>).result : undefined),
+  });
+  if (replayed()) return start as unknown as ImportResult;
+  if (start.kind === 'final') return start.result;
+
+  const { run } = start;
+  let next = 0;
+  let size = FIRST_CHUNK;
+  let rowsDone = 0;
+  onProgress({ type: 'progress', phase: 'writing', done: 0, total: run.accepted });
   try {
-    await insertImport(q, ctx, { importId, products, branchProducts: [...branchProducts.values()], batches, now: ctx.now }, IMPORT_CHUNK, (n) => {
-      written += n;
-      onProgress({ type: 'progress', phase: 'writing', done: Math.round((written / totalWrites) * accepted.length), total: accepted.length });
-    });
+    while (next < run.products.length) {
+      const part = run.products.slice(next, next + size);
+      const took = await step(
+        async (q, ctx) => {
+          const began = performance.now();
+          await writeImportChunk(q, ctx, run, part);
+          return performance.now() - began;
+        },
+        { key: 'none' },
+      );
+      next += part.length;
+      rowsDone += part.reduce((n, p) => n + p.rows, 0);
+      onProgress({ type: 'progress', phase: 'writing', done: rowsDone, total: run.accepted });
+      size = Math.max(1, Math.min(MAX_CHUNK, Math.round((part.length * IMPORT_CHUNK_TARGET_MS) / Math.max(took, 1))));
+      await yieldToRequests();
+    }
+    const result = await step((q, ctx) => finishImport(q, ctx, run), { key: 'answer' });
+    onProgress({ type: 'progress', phase: 'done', done: run.accepted, total: run.accepted });
+    return result;
   } catch (error) {
+    await undoRun(step, run.importId);
     // Another request created one of these SKUs after validation: nothing is kept; the file can be sent again.
     if (isDatabaseError(error) && error.code === '23505') throw new AppError('CONFLICT', { details: { reason: 'A product of the file was created meanwhile.' } });
     throw error;
   }
-  const branchIds = [...new Set([...branchProducts.values()].map((bp) => bp.branchId))];
-  await notifyProductsChanged(q, ctx.pharmacyId, { reason: 'Import', count: products.length, branchIds, at: ctx.now });
-  onProgress({ type: 'progress', phase: 'done', done: accepted.length, total: accepted.length });
-  return result;
 }
 
 /** Raised for an import whose body is neither CSV nor { csv }. */

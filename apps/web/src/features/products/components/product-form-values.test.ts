@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ProductDetailResponse } from '@pharmapoint/domain/products';
-import { createInput, editInput, emptyFormValues, fieldOfIssue, formValuesOf, parseForm, rowFigures, type ProductFormValues } from './product-form-values';
+import { productFormSchema, type ProductDetailResponse } from '@pharmapoint/domain/products';
+import { createInput, editInput, emptyFormValues, fieldOfIssue, formValuesOf, readForm, rowFigures, type ProductFormValues } from './product-form-values';
 
 const MAIN = '11111111-1111-4111-8111-111111111111';
 const WEST = '22222222-2222-4222-8222-222222222222';
@@ -8,7 +8,15 @@ const branches = [
   { id: MAIN, name: 'Main Branch' },
   { id: WEST, name: 'Westlands Branch' },
 ];
-const messages = { required: 'required', money: 'money', margin: 'margin', pieces: 'pieces', packageSize: 'packageSize', taxRate: 'taxRate', offered: 'offered' };
+/** What the form submits: the domain's schema reads the typed values. */
+const parse = (values: ProductFormValues) => readForm(productFormSchema.parse(values));
+/** The form's errors by field path, as react-hook-form's zodResolver shows them. */
+function errorsOf(values: ProductFormValues): Record<string, string> {
+  const result = productFormSchema.safeParse(values);
+  const errors: Record<string, string> = {};
+  for (const issue of result.success ? [] : result.error.issues) errors[issue.path.join('.')] ??= issue.message;
+  return errors;
+}
 
 function filled(): ProductFormValues {
   const values = emptyFormValues(branches);
@@ -29,24 +37,29 @@ describe('product form values', () => {
     expect(rowFigures({ ...row, sellingPrice: '' }, '', 22)?.marginPercent).toBeNull();
   });
 
-  it('reports every unreadable field and refuses a product offered nowhere', () => {
+  it('reports every unreadable field with a sentence by its label', () => {
     const values = filled();
     values.name = ' ';
     values.packageSize = '0';
     values.minMargin = '100';
+    values.taxRate = '101';
     values.branches[0]!.sellingPrice = '-5';
     values.branches[1]!.minMargin = '0';
-    values.branches = values.branches.map((b) => ({ ...b, offered: false }));
-    const { parsed, errors } = parseForm(values, messages);
-    expect(parsed).toBeUndefined();
-    expect(errors).toEqual({
-      name: 'required',
-      packageSize: 'packageSize',
-      minMargin: 'margin',
-      offered: 'offered',
-      [`branches.${MAIN}.sellingPrice`]: 'money',
-      [`branches.${WEST}.minMargin`]: 'margin',
+    expect(errorsOf(values)).toEqual({
+      name: 'Product name is required.',
+      packageSize: 'Package size must be between 1 and 100,000,000.',
+      minMargin: 'Minimum margin must be above 0 and below 100 %.',
+      taxRate: 'Tax rate must be between 0 and 100 %.',
+      'branches.0.sellingPrice': 'Selling price must be an amount in KSh of 0 or more with at most 2 decimals.',
+      'branches.1.minMargin': 'Minimum margin must be above 0 and below 100 %.',
     });
+  });
+
+  it('refuses a product offered nowhere, and a name longer than 120 characters', () => {
+    const values = filled();
+    values.branches = values.branches.map((b) => ({ ...b, offered: false }));
+    expect(errorsOf(values)).toEqual({ offered: 'Offer the product in at least one branch.' });
+    expect(errorsOf({ ...filled(), name: 'x'.repeat(121) })).toEqual({ name: 'Product name must be at most 120 characters.' });
   });
 
   it('builds the create body in cents and basis points, restricted to the offered branches', () => {
@@ -55,8 +68,8 @@ describe('product form values', () => {
     values.taxApplied = true;
     values.barcodes = '600123, 600124\n600123';
     values.branches[1]!.offered = false;
-    const { parsed } = parseForm(values, messages);
-    const body = createInput(parsed!, ' New product ', true);
+    const parsed = parse(values);
+    const body = createInput(parsed, ' New product ', true);
     expect(body).toMatchObject({
       name: 'Amoxil 500mg',
       barcodes: ['600123', '600124'],
@@ -71,7 +84,7 @@ describe('product form values', () => {
       { branchId: MAIN, sellingPriceCents: 15000, purchasePriceCents: 10000, minMarginBasisPoints: null, isAvailable: true, lowStockThreshold: null, reason: 'New product' },
     ]);
     // Without product:manage_price no price field is sent.
-    const plain = createInput(parsed!, '', false);
+    const plain = createInput(parsed, '', false);
     expect(plain.sellingPriceCents).toBeUndefined();
     expect(plain.minMarginBasisPoints).toBeUndefined();
     expect(plain.branches?.[0]).not.toHaveProperty('sellingPriceCents');
@@ -127,12 +140,12 @@ describe('product form values', () => {
     };
     const values = formValuesOf(detail, branches);
     expect(values.branches[0]!.sellingPrice).toBe('150.00');
-    expect(editInput(parseForm(values, messages).parsed!, detail, '', true)).toEqual({ product: {}, branches: [] });
+    expect(editInput(parse(values), detail, '', true)).toEqual({ product: {}, branches: [] });
 
     values.name = 'Amoxil 500mg Capsules';
     values.branches[1]!.sellingPrice = '165.50';
     values.branches[0]!.isAvailable = false;
-    const edit = editInput(parseForm(values, messages).parsed!, detail, 'Supplier increase', true);
+    const edit = editInput(parse(values), detail, 'Supplier increase', true);
     expect(edit.product).toEqual({ name: 'Amoxil 500mg Capsules' });
     expect(edit.branches).toEqual([
       { branchId: MAIN, values: { isAvailable: false } },
@@ -141,10 +154,11 @@ describe('product form values', () => {
   });
 
   it('places server issues beside their controls', () => {
-    expect(fieldOfIssue('name', [MAIN])).toBe('name');
-    expect(fieldOfIssue('branches.1.sellingPriceCents', [MAIN, WEST])).toBe(`branches.${WEST}.sellingPrice`);
-    expect(fieldOfIssue('purchasePriceCents', [MAIN, WEST])).toBe(`branches.${MAIN}.purchasePrice`);
-    expect(fieldOfIssue('minMarginBasisPoints', [MAIN])).toBe('minMargin');
-    expect(fieldOfIssue('', [MAIN])).toBeNull();
+    expect(fieldOfIssue('name', [0])).toBe('name');
+    // The request listed only the offered rows: its branches[1] is the form's row 2.
+    expect(fieldOfIssue('branches.1.sellingPriceCents', [0, 2])).toBe('branches.2.sellingPrice');
+    expect(fieldOfIssue('purchasePriceCents', [1, 2])).toBe('branches.1.purchasePrice');
+    expect(fieldOfIssue('minMarginBasisPoints', [0])).toBe('minMargin');
+    expect(fieldOfIssue('', [0])).toBeNull();
   });
 });

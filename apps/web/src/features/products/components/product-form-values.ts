@@ -1,49 +1,24 @@
-import { effectiveMinMarginBasisPoints, priceFigures, type BranchPricesInput, type CreateProductInput, type ProductDetailResponse, type UpdateProductInput } from '@pharmapoint/domain/products';
+import {
+  effectiveMinMarginBasisPoints,
+  priceFigures,
+  productFormBranchSchema,
+  type BranchPricesInput,
+  type CreateProductInput,
+  type ProductDetailResponse,
+  type ProductFormBranchValues,
+  type ProductFormOutput,
+  type ProductFormValues,
+  type UpdateProductInput,
+} from '@pharmapoint/domain/products';
 import { DEFAULT_LOW_STOCK_THRESHOLD } from '@pharmapoint/domain/stock-status';
-import { parseMoneyToCents } from '@pharmapoint/domain/money';
-import { parsePercentToBasisPoints } from '@pharmapoint/domain/product-import';
 
 /**
- * The product form's values as typed (strings), and their translation into the API's inputs: integer cents,
- * basis points, whole pieces. Pure, shared by the add and edit screens.
+ * The product form's values as typed (strings) — the domain's productFormSchema reads and validates them — and
+ * their translation into the API's inputs. Pure, shared by the add and edit screens.
  */
 
-export interface BranchRowValues {
-  branchId: string;
-  branchName: string;
-  /** The product is offered in the branch (not restricted away from it). */
-  offered: boolean;
-  isAvailable: boolean;
-  sellingPrice: string;
-  purchasePrice: string;
-  /** '' = the product's minimum margin. */
-  minMargin: string;
-  /** '' = the product's threshold. */
-  lowStockThreshold: string;
-}
-
-export interface ProductFormValues {
-  name: string;
-  sku: string;
-  /** One barcode per line or comma separated. */
-  barcodes: string;
-  category: string;
-  packageSize: string;
-  packageType: string;
-  unit: string;
-  isDda: boolean;
-  taxApplied: boolean;
-  taxRate: string;
-  /** '' = the settings default. */
-  minMargin: string;
-  lowStockThreshold: string;
-  reorderLevel: string;
-  isActive: boolean;
-  priceChangeReason: string;
-  branches: BranchRowValues[];
-}
-
-export type FormErrors = Record<string, string>;
+export type { ProductFormValues };
+export type BranchRowValues = ProductFormBranchValues;
 
 const money = (cents: number) => (cents / 100).toFixed(2);
 const percent = (basisPoints: number) => String(basisPoints / 100);
@@ -117,31 +92,16 @@ export function formValuesOf(detail: ProductDetailResponse, branches: readonly {
   };
 }
 
-/** Cents of a typed amount; '' is 0. undefined when it is not an amount. */
+/** Cents of a typed amount ('' is 0), by the form's own rule; undefined when it is not an amount. */
 export function centsOf(text: string): number | undefined {
-  const t = text.trim();
-  if (t === '') return 0;
-  const cents = parseMoneyToCents(t);
-  return cents === null ? undefined : cents;
+  const read = productFormBranchSchema.shape.sellingPrice.safeParse(text);
+  return read.success ? read.data : undefined;
 }
 
-/** Basis points of a typed margin; '' is null (inherit). undefined when it is not above 0 and below 100. */
+/** Basis points of a typed margin; '' is null (inherit); undefined when it is not above 0 and below 100. */
 export function marginOf(text: string): number | null | undefined {
-  const t = text.trim();
-  if (t === '') return null;
-  const bp = parsePercentToBasisPoints(t);
-  return bp === undefined || bp <= 0 || bp >= 10_000 ? undefined : bp;
-}
-
-function piecesOf(text: string, min = 0): number | undefined {
-  const t = text.trim();
-  if (!/^\d+$/.test(t)) return undefined;
-  const n = Number(t);
-  return Number.isSafeInteger(n) && n >= min ? n : undefined;
-}
-
-export function barcodesOf(text: string): string[] {
-  return [...new Set(text.split(/[\n,;]/).map((b) => b.trim()).filter(Boolean))];
+  const read = productFormBranchSchema.shape.minMargin.safeParse(text);
+  return read.success ? read.data : undefined;
 }
 
 /** The live figures of a branch row: minimum selling price, margin and markup (2 decimals), or null when unreadable. */
@@ -155,89 +115,45 @@ export function rowFigures(row: BranchRowValues, productMargin: string, defaultM
   return { ...priceFigures(sell, buy, margin), marginBasisPoints: margin, sellingPriceCents: sell, purchasePriceCents: buy };
 }
 
-export interface Messages {
-  required: string;
-  money: string;
-  margin: string;
-  pieces: string;
-  packageSize: string;
-  taxRate: string;
-  offered: string;
-}
-
-interface Parsed {
+export interface Parsed {
   product: Omit<CreateProductInput, 'branches' | 'sellingPriceCents' | 'purchasePriceCents' | 'priceChangeReason'>;
   branches: (BranchPricesInput & { branchId: string; offered: boolean })[];
 }
 
-/** Reads every field; errors by field key ('name', 'branches.<id>.sellingPrice', ...). */
-export function parseForm(values: ProductFormValues, messages: Messages): { parsed?: Parsed; errors: FormErrors } {
-  const errors: FormErrors = {};
-  const name = values.name.trim();
-  if (!name) errors.name = messages.required;
-  const packageSize = piecesOf(values.packageSize, 1);
-  if (packageSize === undefined) errors.packageSize = messages.packageSize;
-  const taxRate = parsePercentToBasisPoints(values.taxRate.trim() || '0');
-  if (taxRate === undefined || taxRate > 10_000) errors.taxRate = messages.taxRate;
-  const minMargin = marginOf(values.minMargin);
-  if (minMargin === undefined) errors.minMargin = messages.margin;
-  const lowStockThreshold = piecesOf(values.lowStockThreshold);
-  if (lowStockThreshold === undefined) errors.lowStockThreshold = messages.pieces;
-  const reorderLevel = piecesOf(values.reorderLevel);
-  if (reorderLevel === undefined) errors.reorderLevel = messages.pieces;
-  if (!values.packageType.trim()) errors.packageType = messages.required;
-  if (!values.unit.trim()) errors.unit = messages.required;
-  if (values.branches.length > 0 && !values.branches.some((b) => b.offered)) errors.offered = messages.offered;
-
-  const branches: Parsed['branches'] = [];
-  for (const row of values.branches) {
-    const key = `branches.${row.branchId}`;
-    const selling = centsOf(row.sellingPrice);
-    const purchase = centsOf(row.purchasePrice);
-    const margin = marginOf(row.minMargin);
-    const threshold = row.lowStockThreshold.trim() === '' ? null : piecesOf(row.lowStockThreshold);
-    if (selling === undefined) errors[`${key}.sellingPrice`] = messages.money;
-    if (purchase === undefined) errors[`${key}.purchasePrice`] = messages.money;
-    if (margin === undefined) errors[`${key}.minMargin`] = messages.margin;
-    if (threshold === undefined) errors[`${key}.lowStockThreshold`] = messages.pieces;
-    branches.push({
+/** The validated form (productFormSchema's output) as the product's fields and each branch's values. */
+export function readForm(form: ProductFormOutput): Parsed {
+  return {
+    product: {
+      name: form.name,
+      sku: form.sku || null,
+      barcodes: form.barcodes,
+      category: form.category || null,
+      packageSize: form.packageSize!,
+      packageType: form.packageType,
+      unit: form.unit,
+      isDda: form.isDda,
+      taxApplied: form.taxApplied,
+      taxRateBasisPoints: form.taxRate,
+      minMarginBasisPoints: form.minMargin,
+      lowStockThreshold: form.lowStockThreshold!,
+      reorderLevel: form.reorderLevel!,
+      isActive: form.isActive,
+      restrictedBranchIds: restrictedOf(form.branches),
+    },
+    branches: form.branches.map((row) => ({
       branchId: row.branchId,
       offered: row.offered,
-      sellingPriceCents: selling ?? 0,
-      purchasePriceCents: purchase ?? 0,
-      minMarginBasisPoints: margin ?? null,
+      sellingPriceCents: row.sellingPrice,
+      purchasePriceCents: row.purchasePrice,
+      minMarginBasisPoints: row.minMargin,
       isAvailable: row.isAvailable,
-      lowStockThreshold: threshold ?? null,
-    });
-  }
-  if (Object.keys(errors).length > 0) return { errors };
-  return {
-    errors,
-    parsed: {
-      product: {
-        name,
-        sku: values.sku.trim() || null,
-        barcodes: barcodesOf(values.barcodes),
-        category: values.category || null,
-        packageSize: packageSize!,
-        packageType: values.packageType.trim(),
-        unit: values.unit.trim(),
-        isDda: values.isDda,
-        taxApplied: values.taxApplied,
-        taxRateBasisPoints: taxRate!,
-        minMarginBasisPoints: minMargin ?? null,
-        lowStockThreshold: lowStockThreshold!,
-        reorderLevel: reorderLevel!,
-        isActive: values.isActive,
-        restrictedBranchIds: restrictedOf(values.branches),
-      },
-      branches,
-    },
+      lowStockThreshold: row.lowStockThreshold,
+    })),
   };
 }
 
 /** Empty when every branch shown is offered; else the offered ones. */
-function restrictedOf(rows: readonly BranchRowValues[], hiddenRestricted: readonly string[] = []): string[] {
+function restrictedOf(rows: readonly { branchId: string; offered: boolean }[], hiddenRestricted: readonly string[] = []): string[] {
   if (rows.every((r) => r.offered) && hiddenRestricted.length === 0) return [];
   return [...hiddenRestricted, ...rows.filter((r) => r.offered).map((r) => r.branchId)];
 }
@@ -322,10 +238,11 @@ export function editInput(
 }
 
 /**
- * Field keys of a server validation issue path ('name', 'branches.0.sellingPriceCents', 'sellingPriceCents'),
- * so the message shows beside the right control.
+ * The form field of a server validation issue path ('name', 'branches.0.sellingPriceCents', 'sellingPriceCents'),
+ * so the message shows beside the right control. `offeredRows` are the form's row indexes of the offered
+ * branches, in the order the request listed them (branches[i] of the request is row offeredRows[i]).
  */
-export function fieldOfIssue(path: string, branchIds: readonly string[]): string | null {
+export function fieldOfIssue(path: string, offeredRows: readonly number[]): string | null {
   const parts = path.split('.').filter(Boolean);
   const top: Record<string, string> = {
     name: 'name',
@@ -349,10 +266,10 @@ export function fieldOfIssue(path: string, branchIds: readonly string[]): string
     lowStockThreshold: 'lowStockThreshold',
   };
   if (parts[0] === 'branches' && parts.length >= 3) {
-    const id = branchIds[Number(parts[1])];
+    const row = offeredRows[Number(parts[1])];
     const field = branchField[parts[2]!];
-    return id && field ? `branches.${id}.${field}` : null;
+    return row !== undefined && field ? `branches.${row}.${field}` : null;
   }
-  if ((parts[0] === 'sellingPriceCents' || parts[0] === 'purchasePriceCents') && branchIds[0]) return `branches.${branchIds[0]}.${branchField[parts[0]]}`;
+  if ((parts[0] === 'sellingPriceCents' || parts[0] === 'purchasePriceCents') && offeredRows[0] !== undefined) return `branches.${offeredRows[0]}.${branchField[parts[0]]}`;
   return parts[0] ? (top[parts[0]] ?? null) : null;
 }

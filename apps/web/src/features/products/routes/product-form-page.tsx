@@ -1,8 +1,17 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
+import { Controller, useForm, useWatch, type Path } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ArrowLeft } from 'lucide-react';
-import type { ProductDetailResponse } from '@pharmapoint/domain/products';
+import {
+  PRODUCT_LIMITS,
+  productFormSchema,
+  sameProductName,
+  type ProductDetailResponse,
+  type ProductFormOutput,
+  type ProductFormValues,
+} from '@pharmapoint/domain/products';
 import { isLowMargin } from '@pharmapoint/domain/margins';
 import { DEFAULT_MIN_MARGIN_PERCENT } from '@pharmapoint/domain/margins';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -15,27 +24,17 @@ import { Input } from '@/components/ui/input';
 import { LoadingState } from '@/components/ui/loading-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { Select } from '@/components/ui/select';
-import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table';
 import { Textarea } from '@/components/ui/textarea';
-import { ApiError, errorMessage } from '@/lib/api';
+import { applyServerErrors, LengthHint } from '@/components/ui/form';
+import { errorMessage } from '@/lib/api';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { formatDateTime, formatMoney, formatPercent } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useBranches } from '@/features/branches/api/branches';
 import { useSettings } from '@/features/settings/api/settings';
-import { useCreateProduct, useProduct, useUpdateProduct } from '@/features/products/api/products';
-import {
-  createInput,
-  editInput,
-  emptyFormValues,
-  fieldOfIssue,
-  formValuesOf,
-  parseForm,
-  rowFigures,
-  type BranchRowValues,
-  type FormErrors,
-  type ProductFormValues,
-} from '@/features/products/components/product-form-values';
+import { useCreateProduct, useProduct, useProducts, useUpdateProduct } from '@/features/products/api/products';
+import { createInput, editInput, emptyFormValues, fieldOfIssue, formValuesOf, readForm, rowFigures } from '@/features/products/components/product-form-values';
 
 const PACKAGE_TYPES = ['pieces', 'tablets', 'capsules', 'bottle', 'box', 'strip', 'sachet', 'tube', 'vial', 'ampoule', 'pack'];
 
@@ -95,68 +94,39 @@ function ProductForm({
   const create = useCreateProduct();
   const update = useUpdateProduct();
   const initial = useMemo(() => (detail ? formValuesOf(detail, branches) : emptyFormValues(branches)), [detail, branches]);
-  const [values, setValues] = useState<ProductFormValues>(initial);
-  const [errors, setErrors] = useState<FormErrors>({});
+  const form = useForm<ProductFormValues, unknown, ProductFormOutput>({ resolver: zodResolver(productFormSchema), defaultValues: initial });
+  const { register, control, handleSubmit, setError, getValues, setValue, formState } = form;
+  const errors = formState.errors;
+  const values = useWatch({ control }) as ProductFormValues;
   const [serverError, setServerError] = useState<string | null>(null);
   const canManagePrices = can('product:manage_price');
   const saving = create.isPending || update.isPending;
   const editing = detail !== null;
-
-  const set = <K extends keyof ProductFormValues>(key: K, value: ProductFormValues[K]) => {
-    setValues((current) => ({ ...current, [key]: value }));
-    clearError(key);
-  };
-  const setRow = (branchId: string, key: keyof BranchRowValues, value: string | boolean) => {
-    setValues((current) => ({ ...current, branches: current.branches.map((row) => (row.branchId === branchId ? { ...row, [key]: value } : row)) }));
-    clearError(`branches.${branchId}.${key}`);
-    if (key === 'offered') clearError('offered');
-  };
-  function clearError(key: string) {
-    setErrors((current) => {
-      if (!(key in current)) return current;
-      const next = { ...current };
-      delete next[key];
-      return next;
-    });
-  }
+  const duplicate = useDuplicateName(values.name, detail?.product.id);
 
   function copyFirstRowPrices() {
-    setValues((current) => {
-      const first = current.branches.find((b) => b.offered);
-      if (!first) return current;
-      return {
-        ...current,
-        branches: current.branches.map((row) => ({ ...row, sellingPrice: first.sellingPrice, purchasePrice: first.purchasePrice, minMargin: first.minMargin })),
-      };
+    const rows = getValues('branches');
+    const first = rows.find((b) => b.offered);
+    if (!first) return;
+    rows.forEach((_, i) => {
+      setValue(`branches.${i}.sellingPrice`, first.sellingPrice);
+      setValue(`branches.${i}.purchasePrice`, first.purchasePrice);
+      setValue(`branches.${i}.minMargin`, first.minMargin);
     });
   }
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
+  async function onValid(output: ProductFormOutput) {
     if (isDemo) return;
     setServerError(null);
-    const { parsed, errors: found } = parseForm(values, {
-      required: t('validation.required'),
-      money: t('validation.money'),
-      margin: t('validation.margin'),
-      pieces: t('validation.pieces'),
-      packageSize: t('validation.packageSize'),
-      taxRate: t('validation.taxRate'),
-      offered: t('validation.offered'),
-    });
-    if (!parsed) {
-      setErrors(found);
-      setServerError(t('form.invalid'));
-      return;
-    }
-    setErrors({});
+    const parsed = readForm(output);
+    const reason = output.priceChangeReason;
     try {
       if (!detail) {
-        const created = await create.mutateAsync(createInput(parsed, values.priceChangeReason, canManagePrices));
+        const created = await create.mutateAsync(createInput(parsed, reason, canManagePrices));
         toast.success(t('form.created', { name: created.product.name }));
         void navigate(`/app/products/history/${created.product.id}`);
       } else {
-        const edit = editInput(parsed, detail, values.priceChangeReason, canManagePrices);
+        const edit = editInput(parsed, detail, reason, canManagePrices);
         if (Object.keys(edit.product).length === 0 && edit.branches.length === 0) {
           toast.info(t('form.noChanges'));
           return;
@@ -166,23 +136,16 @@ function ProductForm({
         void navigate(`/app/products/history/${saved.product.id}`);
       }
     } catch (error) {
-      setServerError(errorMessage(error));
-      if (error instanceof ApiError) {
-        const issues = (error.details as { issues?: { path?: string; message?: string }[] } | undefined)?.issues ?? [];
-        const offeredIds = values.branches.filter((b) => b.offered).map((b) => b.branchId);
-        const mapped: FormErrors = {};
-        for (const issue of issues) {
-          const field = fieldOfIssue(issue.path ?? '', offeredIds);
-          if (field && issue.message && !mapped[field]) mapped[field] = issue.message;
-        }
-        setErrors(mapped);
-      }
+      const offeredRows = getValues('branches').flatMap((b, i) => (b.offered ? [i] : []));
+      setServerError(applyServerErrors(error, setError, (path) => fieldOfIssue(path, offeredRows) as Path<ProductFormValues> | null) || errorMessage(error));
     }
   }
 
+  const onSubmit = handleSubmit(onValid, () => setServerError(t('form.invalid')));
   const categoryOptions = [...new Set([...categories, ...(values.category ? [values.category] : [])])].map((c) => ({ value: c, label: c }));
   const packageOptions = [...new Set([...PACKAGE_TYPES, values.packageType])].map((p) => ({ value: p, label: p }));
   const priceHint = canManagePrices ? undefined : t('form.pricesLocked');
+  const offeredError = (errors as { offered?: { message?: string } }).offered?.message;
 
   return (
     <div>
@@ -196,33 +159,53 @@ function ProductForm({
           </Link>
         }
       />
-      <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-6" aria-label={editing ? t('form.editTitle') : t('form.addTitle')}>
+      <form noValidate onSubmit={(event) => void onSubmit(event)} className="min-w-0 space-y-6" aria-label={editing ? t('form.editTitle') : t('form.addTitle')}>
         <Card title={t('form.details')}>
           <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
-            <Field label={t('fields.name')} required error={errors.name} className="lg:col-span-2">
-              <Input value={values.name} maxLength={200} onChange={(e) => set('name', e.target.value)} autoComplete="off" />
+            <div className="space-y-1.5 lg:col-span-2">
+              <Field
+                label={t('fields.name')}
+                required
+                error={errors.name?.message}
+                hint={<LengthHint length={values.name.length} max={PRODUCT_LIMITS.name}>{t('fields.nameHint', { max: PRODUCT_LIMITS.name })}</LengthHint>}
+              >
+                <Input {...register('name')} maxLength={PRODUCT_LIMITS.name} autoComplete="off" />
+              </Field>
+              {duplicate ? (
+                <p role="status" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-900">
+                  {t('form.duplicateName', { name: duplicate })}
+                </p>
+              ) : null}
+            </div>
+            <Field label={t('fields.sku')} error={errors.sku?.message}>
+              <Input {...register('sku')} maxLength={PRODUCT_LIMITS.sku} autoComplete="off" />
             </Field>
-            <Field label={t('fields.sku')} error={errors.sku}>
-              <Input value={values.sku} maxLength={64} onChange={(e) => set('sku', e.target.value)} autoComplete="off" />
+            <Field label={t('fields.barcodes')} hint={t('fields.barcodesHint')} error={errors.barcodes?.message}>
+              <Textarea rows={2} {...register('barcodes')} />
             </Field>
-            <Field label={t('fields.barcodes')} hint={t('fields.barcodesHint')} error={errors.barcodes}>
-              <Textarea rows={2} value={values.barcodes} onChange={(e) => set('barcodes', e.target.value)} />
+            <Field label={t('fields.category')} error={errors.category?.message} hint={categories.length === 0 ? t('fields.noCategories') : undefined}>
+              <Select {...register('category')} placeholder={t('fields.noCategory')} options={categoryOptions} />
             </Field>
-            <Field label={t('fields.category')} error={errors.category} hint={categories.length === 0 ? t('fields.noCategories') : undefined}>
-              <Select value={values.category} placeholder={t('fields.noCategory')} options={categoryOptions} onChange={(e) => set('category', e.target.value)} />
+            <Field label={t('fields.packageSize')} required error={errors.packageSize?.message} hint={t('fields.packageSizeHint')}>
+              <Input inputMode="numeric" {...register('packageSize')} />
             </Field>
-            <Field label={t('fields.packageSize')} required error={errors.packageSize} hint={t('fields.packageSizeHint')}>
-              <Input inputMode="numeric" value={values.packageSize} onChange={(e) => set('packageSize', e.target.value)} />
+            <Field label={t('fields.packageType')} required error={errors.packageType?.message}>
+              <Select {...register('packageType')} options={packageOptions} />
             </Field>
-            <Field label={t('fields.packageType')} required error={errors.packageType}>
-              <Select value={values.packageType} options={packageOptions} onChange={(e) => set('packageType', e.target.value)} />
-            </Field>
-            <Field label={t('fields.unit')} required error={errors.unit}>
-              <Input value={values.unit} maxLength={40} onChange={(e) => set('unit', e.target.value)} />
+            <Field label={t('fields.unit')} required error={errors.unit?.message}>
+              <Input {...register('unit')} maxLength={PRODUCT_LIMITS.unit} />
             </Field>
             <div className="space-y-3 pt-1">
-              <Checkbox label={t('fields.isDda')} description={t('fields.isDdaHint')} checked={values.isDda} onCheckedChange={(v) => set('isDda', v)} />
-              <Checkbox label={t('fields.isActive')} description={t('fields.isActiveHint')} checked={values.isActive} onCheckedChange={(v) => set('isActive', v)} />
+              <Controller
+                control={control}
+                name="isDda"
+                render={({ field }) => <Checkbox label={t('fields.isDda')} description={t('fields.isDdaHint')} checked={field.value} onCheckedChange={field.onChange} />}
+              />
+              <Controller
+                control={control}
+                name="isActive"
+                render={({ field }) => <Checkbox label={t('fields.isActive')} description={t('fields.isActiveHint')} checked={field.value} onCheckedChange={field.onChange} />}
+              />
             </div>
           </div>
         </Card>
@@ -230,16 +213,20 @@ function ProductForm({
         <Card title={t('form.taxAndStock')}>
           <div className="grid gap-4 md:grid-cols-2 lg:grid-cols-4">
             <div className="pt-7">
-              <Checkbox label={t('fields.taxApplied')} checked={values.taxApplied} onCheckedChange={(v) => set('taxApplied', v)} />
+              <Controller
+                control={control}
+                name="taxApplied"
+                render={({ field }) => <Checkbox label={t('fields.taxApplied')} checked={field.value} onCheckedChange={field.onChange} />}
+              />
             </div>
-            <Field label={t('fields.taxRate')} error={errors.taxRate}>
-              <Input inputMode="decimal" value={values.taxRate} disabled={!values.taxApplied} onChange={(e) => set('taxRate', e.target.value)} />
+            <Field label={t('fields.taxRate')} error={errors.taxRate?.message}>
+              <Input inputMode="decimal" {...register('taxRate')} disabled={!values.taxApplied} />
             </Field>
-            <Field label={t('fields.lowStockThreshold')} error={errors.lowStockThreshold} hint={t('fields.lowStockThresholdHint')}>
-              <Input inputMode="numeric" value={values.lowStockThreshold} onChange={(e) => set('lowStockThreshold', e.target.value)} />
+            <Field label={t('fields.lowStockThreshold')} error={errors.lowStockThreshold?.message} hint={t('fields.lowStockThresholdHint')}>
+              <Input inputMode="numeric" {...register('lowStockThreshold')} />
             </Field>
-            <Field label={t('fields.reorderLevel')} error={errors.reorderLevel}>
-              <Input inputMode="numeric" value={values.reorderLevel} onChange={(e) => set('reorderLevel', e.target.value)} />
+            <Field label={t('fields.reorderLevel')} error={errors.reorderLevel?.message}>
+              <Input inputMode="numeric" {...register('reorderLevel')} />
             </Field>
           </div>
         </Card>
@@ -257,137 +244,105 @@ function ProductForm({
           }
         >
           <div className="grid gap-4 p-4 md:grid-cols-3">
-            <Field label={t('fields.minMargin')} error={errors.minMargin} hint={priceHint ?? t('fields.minMarginHint', { margin: defaultMarginPercent })}>
-              <Input inputMode="decimal" value={values.minMargin} disabled={!canManagePrices} placeholder={String(defaultMarginPercent)} onChange={(e) => set('minMargin', e.target.value)} />
+            <Field label={t('fields.minMargin')} error={errors.minMargin?.message} hint={priceHint ?? t('fields.minMarginHint', { margin: defaultMarginPercent })}>
+              <Input inputMode="decimal" {...register('minMargin')} disabled={!canManagePrices} placeholder={String(defaultMarginPercent)} />
             </Field>
-            <Field label={t('fields.priceChangeReason')} error={errors.priceChangeReason} hint={t('fields.priceChangeReasonHint')} className="md:col-span-2">
-              <Input value={values.priceChangeReason} maxLength={200} disabled={!canManagePrices} onChange={(e) => set('priceChangeReason', e.target.value)} />
+            <Field label={t('fields.priceChangeReason')} error={errors.priceChangeReason?.message} hint={t('fields.priceChangeReasonHint')} className="md:col-span-2">
+              <Input {...register('priceChangeReason')} maxLength={PRODUCT_LIMITS.reason} disabled={!canManagePrices} />
             </Field>
           </div>
-          {errors.offered ? (
+          {offeredError ? (
             <p role="alert" className="px-4 pb-2 text-sm font-medium text-red-600">
-              {errors.offered}
+              {offeredError}
             </p>
           ) : null}
-          <Table caption={t('form.branchTable')}>
-            <THead>
-              <Tr>
-                <Th>{t('branchColumns.branch')}</Th>
-                <Th>{t('branchColumns.offered')}</Th>
-                <Th>{t('branchColumns.available')}</Th>
-                <Th>{t('branchColumns.sellingPrice')}</Th>
-                <Th>{t('branchColumns.purchasePrice')}</Th>
-                <Th>{t('branchColumns.minMargin')}</Th>
-                <Th>{t('branchColumns.lowStock')}</Th>
-                <Th numeric>{t('branchColumns.minSellingPrice')}</Th>
-                <Th numeric>{t('branchColumns.margin')}</Th>
-                <Th numeric>{t('branchColumns.markup')}</Th>
-              </Tr>
-            </THead>
-            <TBody>
-              {values.branches.map((row) => {
-                const figures = rowFigures(row, values.minMargin, defaultMarginPercent);
-                const low = figures ? figures.sellingPriceCents > 0 && isLowMargin(figures.sellingPriceCents, figures.minimumSellingPriceCents) : false;
-                const key = `branches.${row.branchId}`;
-                const rowError = [errors[`${key}.sellingPrice`], errors[`${key}.purchasePrice`], errors[`${key}.minMargin`], errors[`${key}.lowStockThreshold`]].filter(Boolean);
-                return (
-                  <Tr key={row.branchId} data-branch-id={row.branchId}>
-                    <Th scope="row" className="whitespace-nowrap font-medium normal-case tracking-normal">
-                      {row.branchName}
-                      {rowError.length > 0 ? (
-                        <span role="alert" className="block text-xs font-medium text-red-600">
-                          {rowError.join(' ')}
-                        </span>
-                      ) : null}
-                    </Th>
-                    <Td>
-                      <input
-                        type="checkbox"
-                        className="size-4 accent-primary"
-                        aria-label={t('branchFields.offered', { branch: row.branchName })}
-                        checked={row.offered}
-                        onChange={(e) => setRow(row.branchId, 'offered', e.target.checked)}
-                      />
-                    </Td>
-                    <Td>
+          {/* One block per branch that wraps on a phone (no sideways scrolling at 360 px) and lines up as a row on a wide screen. */}
+          <ul aria-label={t('form.branchTable')} className="divide-y divide-slate-200 border-t border-slate-200">
+            {values.branches.map((row, i) => {
+              const figures = rowFigures(row, values.minMargin, defaultMarginPercent);
+              const low = figures ? figures.sellingPriceCents > 0 && isLowMargin(figures.sellingPriceCents, figures.minimumSellingPriceCents) : false;
+              const rowErrors = errors.branches?.[i];
+              const rowError = [rowErrors?.sellingPrice, rowErrors?.purchasePrice, rowErrors?.minMargin, rowErrors?.lowStockThreshold].flatMap((e) => (e?.message ? [e.message] : []));
+              const id = (field: string) => `branch-${row.branchId}-${field}`;
+              // A short visible label; the control's name says the branch too ('Selling price (KSh), Main Branch').
+              const label = (key: string, field: string) => (
+                <label htmlFor={id(field)} className="block text-xs font-medium text-slate-600">
+                  {t(`branchColumns.${key}`)}
+                </label>
+              );
+              const named = (key: string) => t(`branchFields.${key}`, { branch: row.branchName });
+              return (
+                <li key={row.branchId} data-branch-id={row.branchId} className="space-y-3 p-4">
+                  <div className="flex flex-wrap items-center gap-x-6 gap-y-2">
+                    <h3 className="mr-auto text-sm font-semibold text-slate-900">{row.branchName}</h3>
+                    <label className="flex items-center gap-2 text-sm text-slate-700">
+                      <input type="checkbox" className="size-4 accent-primary" aria-label={t('branchFields.offered', { branch: row.branchName })} {...register(`branches.${i}.offered`)} />
+                      <span aria-hidden="true">{t('branchColumns.offered')}</span>
+                    </label>
+                    <label className="flex items-center gap-2 text-sm text-slate-700">
                       <input
                         type="checkbox"
                         className="size-4 accent-primary"
                         aria-label={t('branchFields.available', { branch: row.branchName })}
-                        checked={row.isAvailable}
                         disabled={!row.offered}
-                        onChange={(e) => setRow(row.branchId, 'isAvailable', e.target.checked)}
+                        {...register(`branches.${i}.isAvailable`)}
                       />
-                    </Td>
-                    <Td>
+                      <span aria-hidden="true">{t('branchColumns.available')}</span>
+                    </label>
+                  </div>
+                  <div className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7">
+                    <div className="space-y-1">
+                      {label('sellingPrice', 'selling')}
+                      <Input id={id('selling')} aria-label={named('sellingPrice')} inputMode="decimal" aria-invalid={Boolean(rowErrors?.sellingPrice)} placeholder="0.00" disabled={!row.offered || !canManagePrices} {...register(`branches.${i}.sellingPrice`)} />
+                    </div>
+                    <div className="space-y-1">
+                      {label('purchasePrice', 'purchase')}
+                      <Input id={id('purchase')} aria-label={named('purchasePrice')} inputMode="decimal" aria-invalid={Boolean(rowErrors?.purchasePrice)} placeholder="0.00" disabled={!row.offered || !canManagePrices} {...register(`branches.${i}.purchasePrice`)} />
+                    </div>
+                    <div className="space-y-1">
+                      {label('minMargin', 'margin')}
                       <Input
-                        className="w-28"
+                        id={id('margin')} aria-label={named('minMargin')}
                         inputMode="decimal"
-                        aria-label={t('branchFields.sellingPrice', { branch: row.branchName })}
-                        aria-invalid={Boolean(errors[`${key}.sellingPrice`])}
-                        value={row.sellingPrice}
-                        placeholder="0.00"
-                        disabled={!row.offered || !canManagePrices}
-                        onChange={(e) => setRow(row.branchId, 'sellingPrice', e.target.value)}
-                      />
-                    </Td>
-                    <Td>
-                      <Input
-                        className="w-28"
-                        inputMode="decimal"
-                        aria-label={t('branchFields.purchasePrice', { branch: row.branchName })}
-                        aria-invalid={Boolean(errors[`${key}.purchasePrice`])}
-                        value={row.purchasePrice}
-                        placeholder="0.00"
-                        disabled={!row.offered || !canManagePrices}
-                        onChange={(e) => setRow(row.branchId, 'purchasePrice', e.target.value)}
-                      />
-                    </Td>
-                    <Td>
-                      <Input
-                        className="w-20"
-                        inputMode="decimal"
-                        aria-label={t('branchFields.minMargin', { branch: row.branchName })}
-                        aria-invalid={Boolean(errors[`${key}.minMargin`])}
-                        value={row.minMargin}
+                        aria-invalid={Boolean(rowErrors?.minMargin)}
                         placeholder={values.minMargin || String(defaultMarginPercent)}
                         disabled={!row.offered || !canManagePrices}
-                        onChange={(e) => setRow(row.branchId, 'minMargin', e.target.value)}
+                        {...register(`branches.${i}.minMargin`)}
                       />
-                    </Td>
-                    <Td>
-                      <Input
-                        className="w-20"
-                        inputMode="numeric"
-                        aria-label={t('branchFields.lowStock', { branch: row.branchName })}
-                        aria-invalid={Boolean(errors[`${key}.lowStockThreshold`])}
-                        value={row.lowStockThreshold}
-                        placeholder={values.lowStockThreshold}
-                        disabled={!row.offered}
-                        onChange={(e) => setRow(row.branchId, 'lowStockThreshold', e.target.value)}
-                      />
-                    </Td>
-                    <Td numeric>
-                      <output aria-label={t('branchFields.minSellingPrice', { branch: row.branchName })} aria-live="polite">
+                    </div>
+                    <div className="space-y-1">
+                      {label('lowStock', 'low')}
+                      <Input id={id('low')} aria-label={named('lowStock')} inputMode="numeric" aria-invalid={Boolean(rowErrors?.lowStockThreshold)} placeholder={values.lowStockThreshold} disabled={!row.offered} {...register(`branches.${i}.lowStockThreshold`)} />
+                    </div>
+                    <div className="space-y-1 text-sm">
+                      <span className="block text-xs font-medium text-slate-600" aria-hidden="true">{t('branchColumns.minSellingPrice')}</span>
+                      <output className="block py-2 tabular-nums" aria-label={t('branchFields.minSellingPrice', { branch: row.branchName })} aria-live="polite">
                         {figures ? formatMoney(figures.minimumSellingPriceCents) : '—'}
                       </output>
                       {low ? <span className="block text-xs font-medium text-red-600">{t('form.belowMinimum')}</span> : null}
-                    </Td>
-                    <Td numeric>
-                      <output aria-label={t('branchFields.margin', { branch: row.branchName })}>
+                    </div>
+                    <div className="space-y-1 text-sm">
+                      <span className="block text-xs font-medium text-slate-600" aria-hidden="true">{t('branchColumns.margin')}</span>
+                      <output className="block py-2 tabular-nums" aria-label={t('branchFields.margin', { branch: row.branchName })}>
                         {figures?.marginPercent != null ? formatPercent(figures.marginPercent) : '—'}
                       </output>
-                    </Td>
-                    <Td numeric>
-                      <output aria-label={t('branchFields.markup', { branch: row.branchName })}>
+                    </div>
+                    <div className="space-y-1 text-sm">
+                      <span className="block text-xs font-medium text-slate-600" aria-hidden="true">{t('branchColumns.markup')}</span>
+                      <output className="block py-2 tabular-nums" aria-label={t('branchFields.markup', { branch: row.branchName })}>
                         {figures?.markupPercent != null ? formatPercent(figures.markupPercent) : '—'}
                       </output>
-                    </Td>
-                  </Tr>
-                );
-              })}
-            </TBody>
-          </Table>
+                    </div>
+                  </div>
+                  {rowError.length > 0 ? (
+                    <p role="alert" className="text-xs font-medium text-red-600">
+                      {rowError.join(' ')}
+                    </p>
+                  ) : null}
+                </li>
+              );
+            })}
+          </ul>
           {editing && detail.product.lastPriceUpdateAt ? (
             <p className="px-4 py-3 text-xs text-slate-500">
               {t('form.lastPriceChange', {
@@ -409,4 +364,16 @@ function ProductForm({
       </form>
     </div>
   );
+}
+
+/**
+ * Another product with the same name (case, spaces and accents aside), found as the name is typed: a warning,
+ * never a refusal — two strengths or suppliers may share a name (decision 0033).
+ */
+function useDuplicateName(name: string, ownId: string | undefined): string | null {
+  const [typed] = useDebouncedValue(name.trim().replace(/\s+/g, ' '), 400);
+  const search = useProducts({ q: typed.slice(0, 100), limit: 10, sort: 'name' }, { enabled: typed.length >= 2 });
+  if (typed.length < 2 || !sameProductName(typed, name)) return null;
+  const match = search.data?.items.find((p) => p.id !== ownId && sameProductName(p.name, typed));
+  return match ? match.name : null;
 }
