@@ -269,7 +269,7 @@ describe.each(testDatabaseKinds())('sign-in and sessions on %s', (kind) => {
     // The invited person cannot sign in before choosing a password.
     expect((await c.post('/api/auth/login', { email: 'newbie@auth.test', password: 'anything' })).status).toBe(401);
     const details = await c.get(`/api/auth/invite/${encodeURIComponent(token)}`);
-    expect(details.body).toEqual({ email: 'newbie@auth.test', name: 'New Bie', pharmacyName: 'Pharmacy authpharm' });
+    expect(details.body).toEqual({ email: 'newbie@auth.test', name: 'New Bie', pharmacyName: 'Pharmacy authpharm', pharmacyId: 'authpharm', hasAccount: false });
     expect((await c.post('/api/auth/accept-invite', { token, password: 'weak', confirmPassword: 'weak' })).body.error.message).toBe(
       'Password does not meet requirements',
     );

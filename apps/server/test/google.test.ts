@@ -49,13 +49,18 @@ describe.each(testDatabaseKinds())('Google sign-in (OpenID Connect) on %s', (kin
   it('signs an invited person in with their Google account, links it, and signs them in again by it', async () => {
     await invite('gina@gmail.test');
     const c = t.client();
+    // Signed in, but the invitation waits for their answer in their own session (decision 0015): they choose first.
     const where = await signInWithGoogle(c, { sub: 'google-sub-1', email: 'Gina@gmail.test', email_verified: true, name: 'Gina' }, '/app/products');
-    expect(where).toBe('/app/products');
+    expect(where).toBe('/choose-pharmacy');
     const me = await c.get('/api/me');
     expect(me.status).toBe(200);
     expect(me.body.user.email).toBe('gina@gmail.test');
     expect(me.body.user.emailVerified).toBe(true);
-    expect(me.body.pharmacy.id).toBe('googlepharm');
+    expect(me.body.pharmacy).toBeNull();
+    expect((await c.get('/api/me/pharmacies')).body.invitations).toEqual([expect.objectContaining({ pharmacyId: 'googlepharm' })]);
+    expect((await c.post('/api/me/invitations/accept', { pharmacyId: 'googlepharm' })).status).toBe(200);
+    expect((await c.post('/api/me/pharmacy', { pharmacyId: 'googlepharm' })).status).toBe(200);
+    expect((await c.get('/api/me')).body.pharmacy.id).toBe('googlepharm');
     const [row] = await t.db.owner.query<{ google_subject: string; session_active: boolean }>(
       `SELECT google_subject, session_active FROM users WHERE email = 'gina@gmail.test'`,
     );
@@ -89,6 +94,9 @@ describe.each(testDatabaseKinds())('Google sign-in (OpenID Connect) on %s', (kin
   it('never redirects outside the app after sign-in', async () => {
     const c = t.client();
     await invite('redirect@gmail.test');
+    const first = t.client();
+    expect(await signInWithGoogle(first, { sub: 'google-sub-5', email: 'redirect@gmail.test', email_verified: true }, 'https://evil.example/')).toBe('/choose-pharmacy');
+    expect((await first.post('/api/me/invitations/accept', { pharmacyId: 'googlepharm' })).status).toBe(200);
     expect(await signInWithGoogle(c, { sub: 'google-sub-5', email: 'redirect@gmail.test', email_verified: true }, 'https://evil.example/')).toBe('/app/dashboard');
   });
 });

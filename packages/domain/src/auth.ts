@@ -53,9 +53,14 @@ export const setPinRequestSchema = z.strictObject({
   currentPassword: z.string().min(1).max(200),
 });
 
-/** POST /api/auth/accept-invite: the invitation link's token and the new password twice. */
+/**
+ * POST /api/auth/accept-invite: a person without an account accepts with the invitation link's token, their name
+ * (optional: the name they were invited under stays) and the new password twice. A person who already has an
+ * account signs in and accepts in their own session (POST /api/me/invitations/accept).
+ */
 export const acceptInviteRequestSchema = z.strictObject({
   token: z.string().min(1).max(200),
+  name: z.string().trim().min(1, 'Enter your name').max(120).optional(),
   password: z.string().max(200),
   confirmPassword: z.string().max(200),
 });
@@ -88,8 +93,17 @@ export const authProvidersResponseSchema = z.object({
 });
 export type AuthProvidersResponse = z.infer<typeof authProvidersResponseSchema>;
 
-/** GET /api/auth/invite/:token: who an invitation is for. */
-export const inviteDetailsResponseSchema = z.object({ email: z.string(), name: z.string(), pharmacyName: z.string() });
+/**
+ * GET /api/auth/invite/:token: who an invitation is for (told only to the holder of the emailed link). `hasAccount`:
+ * the person already has a PharmaPoint account, so they sign in as `email` and accept there.
+ */
+export const inviteDetailsResponseSchema = z.object({
+  email: z.string(),
+  name: z.string(),
+  pharmacyName: z.string(),
+  pharmacyId: z.string(),
+  hasAccount: z.boolean(),
+});
 export type InviteDetailsResponse = z.infer<typeof inviteDetailsResponseSchema>;
 
 /** A redirect (Google sign-in): no body. */

@@ -1,15 +1,21 @@
 import { z } from 'zod';
+import { text } from './text.ts';
 import { STAFF_ROLES, TENANT_PERMISSIONS, type Permission } from './permissions.ts';
 
-/** The staff of a pharmacy (/api/users): list, invite, resend an invitation, edit and deactivate. */
+/**
+ * The staff of a pharmacy (/api/users): list, invite, resend an invitation, edit and deactivate (decision 0015).
+ * A pharmacy changes a person's membership (role, permissions, branches, POS access, active), never the person:
+ * name, email and password belong to the person (PATCH /api/me, password reset).
+ */
 
 export const userIdParamsSchema = z.strictObject({ id: z.uuid() });
 
-const name = z.string().trim().min(1, 'Enter a name').max(120);
+/** The name the pharmacy calls the person it invites (shown to it until they accept; their own name after). */
+const name = text(120, 'Name').pipe(z.string().min(1, 'Enter a name'));
 /** An explicit permission list (null = the role's defaults), from the tenant catalogue only. */
 const permissions = z.array(z.enum(TENANT_PERMISSIONS as [Permission, ...Permission[]])).max(200).nullable();
 /** The branches a member may work in; null = every branch. */
-const allowedBranchIds = z.array(z.uuid()).max(100).nullable();
+const allowedBranchIds = z.array(z.uuid()).min(1, 'Choose at least one branch').max(100).nullable();
 
 export const inviteMemberSchema = z.strictObject({
   email: z.email('Enter a valid email address').max(254),
@@ -21,8 +27,8 @@ export const inviteMemberSchema = z.strictObject({
 });
 export type InviteMember = z.infer<typeof inviteMemberSchema>;
 
+/** What a pharmacy may change of a member: the membership only (no name, email or password). */
 export const patchMemberSchema = z.strictObject({
-  name: name.optional(),
   role: z.enum(STAFF_ROLES).optional(),
   permissions: permissions.optional(),
   allowedBranchIds: allowedBranchIds.optional(),
@@ -45,8 +51,10 @@ export const memberSchema = z.object({
   hasPosAccess: z.boolean(),
   isOwner: z.boolean(),
   isActive: z.boolean(),
-  /** Invited and not yet accepted (no password or email not verified). */
+  /** Invited and not yet accepted: the membership gives no access until the person accepts it. */
   invitePending: z.boolean(),
+  /** active, invited (waiting for an answer), declined (the person said no) or deactivated (by the pharmacy). */
+  status: z.enum(['active', 'invited', 'declined', 'deactivated']),
   lastLoginAt: z.iso.datetime().nullable(),
   createdAt: z.iso.datetime(),
 });

@@ -33,6 +33,7 @@ interface SessionRow {
   has_pos_access: boolean | null;
   is_owner: boolean | null;
   membership_active: boolean | null;
+  membership_accepted: boolean | null;
   pharmacy_name: string | null;
   pharmacy_is_demo: boolean | null;
   pharmacy_theme: Record<string, unknown> | null;
@@ -52,7 +53,7 @@ export async function loadSession(db: Database, token: string, config?: Pick<Con
             u.pin_hash IS NOT NULL AS has_pin, u.last_login_at,
             s.pharmacy_id, s.branch_id, s.locked_at,
             m.role, m.permissions, m.allowed_branch_ids, m.default_branch_id, m.has_pos_access, m.is_owner,
-            m.is_active AS membership_active, p.name AS pharmacy_name, p.is_demo AS pharmacy_is_demo, p.theme AS pharmacy_theme
+            m.is_active AS membership_active, m.accepted_at IS NOT NULL AS membership_accepted, p.name AS pharmacy_name, p.is_demo AS pharmacy_is_demo, p.theme AS pharmacy_theme
        FROM sessions s
        JOIN users u ON u.id = s.user_id
        LEFT JOIN memberships m ON m.pharmacy_id = s.pharmacy_id AND m.user_id = s.user_id
@@ -63,7 +64,8 @@ export async function loadSession(db: Database, token: string, config?: Pick<Con
   if (!row || !row.is_active || row.is_disabled) return null;
   // A locked session not unlocked within the auto-logout countdown is over (the browser signs out at 0:00 too).
   if (config && row.locked_at && Date.now() - new Date(row.locked_at).getTime() > config.autoLogoutMinutes * 60_000) return null;
-  const member = row.role !== null && row.membership_active === true;
+  // Only an accepted, active membership gives access: an invitation waiting for its answer gives none (decision 0015).
+  const member = row.role !== null && row.membership_active === true && row.membership_accepted === true;
   const isDemo = member && row.role === 'demo';
   const subject: PermissionSubject = {
     role: member ? row.role! : 'user',

@@ -97,29 +97,54 @@ export async function clearLoginFailures(q: Queryable, userId: string, now: Date
   await q.query(`UPDATE users SET login_attempts = 0, locked_until = NULL, updated_at = $2 WHERE id = $1`, [userId, now]);
 }
 
-/** Whether the user has any membership and whether one is active (null: no membership at all). */
-export async function anyActiveMembership(q: Queryable, userId: string): Promise<boolean | null> {
-  const [row] = await q.query<{ active: boolean | null }>(`SELECT bool_or(is_active) AS active FROM memberships WHERE user_id = $1`, [userId]);
-  return row?.active ?? null;
+/** What the user's memberships allow at sign-in (pending invitations give no access but may be answered). */
+export interface MembershipState {
+  /** Some membership was ever accepted. */
+  anyAccepted: boolean;
+  /** An accepted membership is active: the person works somewhere. */
+  active: boolean;
+  /** An invitation waits for the person's answer. */
+  pending: boolean;
+}
+
+export async function membershipState(q: Queryable, userId: string): Promise<MembershipState> {
+  const [row] = await q.query<{ any_accepted: boolean; active: boolean; pending: boolean }>(
+    `SELECT COALESCE(bool_or(accepted_at IS NOT NULL), false) AS any_accepted,
+            COALESCE(bool_or(is_active AND accepted_at IS NOT NULL), false) AS active,
+            COALESCE(bool_or(is_active AND accepted_at IS NULL), false) AS pending
+       FROM memberships WHERE user_id = $1`,
+    [userId],
+  );
+  return { anyAccepted: row?.any_accepted ?? false, active: row?.active ?? false, pending: row?.pending ?? false };
 }
 
 export interface MembershipChoice {
   pharmacyId: string;
   defaultBranchId: string | null;
   allowedBranchIds: string[] | null;
+  /** The user had a session in this pharmacy before. */
+  usedBefore: boolean;
 }
 
-/** The user's active memberships, the pharmacy of their last session first, then owned ones, then the oldest. */
+/**
+ * The user's accepted, active memberships: the pharmacy of their last session first, then owned ones, then the
+ * oldest. Invitations not accepted yet give no access and are not among them.
+ */
 export async function activeMembershipsByLastUse(q: Queryable, userId: string): Promise<MembershipChoice[]> {
-  const rows = await q.query<{ pharmacy_id: string; default_branch_id: string | null; allowed_branch_ids: string[] | null }>(
-    `SELECT m.pharmacy_id, m.default_branch_id, m.allowed_branch_ids
+  const rows = await q.query<{ pharmacy_id: string; default_branch_id: string | null; allowed_branch_ids: string[] | null; last_used: string | null }>(
+    `SELECT m.pharmacy_id, m.default_branch_id, m.allowed_branch_ids,
+            (SELECT max(s.created_at) FROM sessions s WHERE s.user_id = m.user_id AND s.pharmacy_id = m.pharmacy_id) AS last_used
        FROM memberships m
-      WHERE m.user_id = $1 AND m.is_active
-      ORDER BY (SELECT max(s.created_at) FROM sessions s WHERE s.user_id = m.user_id AND s.pharmacy_id = m.pharmacy_id) DESC NULLS LAST,
-               m.is_owner DESC, m.created_at`,
+      WHERE m.user_id = $1 AND m.is_active AND m.accepted_at IS NOT NULL
+      ORDER BY last_used DESC NULLS LAST, m.is_owner DESC, m.created_at`,
     [userId],
   );
-  return rows.map((r) => ({ pharmacyId: r.pharmacy_id, defaultBranchId: r.default_branch_id, allowedBranchIds: r.allowed_branch_ids }));
+  return rows.map((r) => ({
+    pharmacyId: r.pharmacy_id,
+    defaultBranchId: r.default_branch_id,
+    allowedBranchIds: r.allowed_branch_ids,
+    usedBefore: r.last_used !== null,
+  }));
 }
 
 export interface BranchRow {
@@ -161,11 +186,12 @@ export async function setPasswordAfterReset(q: Queryable, userId: string, passwo
   );
 }
 
-/** A password set by accepting an invitation: the email counts as verified and the account active. */
-export async function setPasswordFromInvite(q: Queryable, userId: string, passwordHash: string, now: Date): Promise<void> {
+/** A password (and the person's own name, if they gave one) set by accepting an invitation: the email counts as verified. */
+export async function setPasswordFromInvite(q: Queryable, userId: string, passwordHash: string, name: string | null, now: Date): Promise<void> {
   await q.query(
-    `UPDATE users SET password_hash = $2, email_verified_at = COALESCE(email_verified_at, $3), is_active = true, updated_at = $3 WHERE id = $1`,
-    [userId, passwordHash, now],
+    `UPDATE users SET password_hash = $2, name = COALESCE($4, name), email_verified_at = COALESCE(email_verified_at, $3), is_active = true,
+            updated_at = $3 WHERE id = $1`,
+    [userId, passwordHash, now, name],
   );
 }
 
@@ -178,16 +204,28 @@ export async function linkGoogleSubject(q: Queryable, userId: string, subject: s
   ]);
 }
 
-/** Who an invitation is for and the pharmacy of their newest membership. */
-export async function invitationOf(q: Queryable, userId: string): Promise<{ email: string; name: string; pharmacyName: string | null } | undefined> {
-  const [row] = await q.query<{ email: string; name: string; pharmacy_name: string | null }>(
-    `SELECT u.email, u.name,
-            (SELECT p.name FROM memberships m JOIN pharmacies p ON p.id = m.pharmacy_id
-              WHERE m.user_id = u.id ORDER BY m.created_at DESC LIMIT 1) AS pharmacy_name
-       FROM users u WHERE u.id = $1`,
-    [userId],
+export interface Invitation {
+  email: string;
+  /** The name the pharmacy gave, or the person's own once they have an account. */
+  name: string;
+  pharmacyName: string;
+  /** Still waiting for an answer (not accepted, declined or cancelled). */
+  open: boolean;
+  /** The person already has a way to sign in (password or Google). */
+  hasAccount: boolean;
+}
+
+/** The invitation of a person to one pharmacy (the person's own membership row there). */
+export async function invitationOf(q: Queryable, userId: string, pharmacyId: string): Promise<Invitation | undefined> {
+  const [row] = await q.query<{ email: string; name: string; pharmacy_name: string; open: boolean; has_account: boolean }>(
+    `SELECT u.email, CASE WHEN u.password_hash IS NULL AND u.google_subject IS NULL THEN COALESCE(m.invited_name, u.name) ELSE u.name END AS name,
+            p.name AS pharmacy_name, (m.accepted_at IS NULL AND m.is_active) AS open,
+            (u.password_hash IS NOT NULL OR u.google_subject IS NOT NULL) AS has_account
+       FROM memberships m JOIN users u ON u.id = m.user_id JOIN pharmacies p ON p.id = m.pharmacy_id
+      WHERE m.user_id = $1 AND m.pharmacy_id = $2`,
+    [userId, pharmacyId],
   );
-  return row && { email: row.email, name: row.name, pharmacyName: row.pharmacy_name };
+  return row && { email: row.email, name: row.name, pharmacyName: row.pharmacy_name, open: row.open, hasAccount: row.has_account };
 }
 
 // ---------------------------------------------------------------- sessions
@@ -266,6 +304,8 @@ export type TokenPurpose = 'verify_email' | 'reset_password' | 'invite';
 
 export interface OneTimeToken {
   userId: string;
+  /** The pharmacy an invitation link is for (null for other purposes). */
+  pharmacyId: string | null;
   expiresAt: string;
   usedAt: string | null;
 }
@@ -275,20 +315,20 @@ export async function insertToken(q: Queryable, tokenHash: string, userId: strin
 }
 
 export async function findTokenRow(q: Queryable, tokenHash: string, purpose: TokenPurpose, options: { forUpdate?: boolean } = {}): Promise<OneTimeToken | undefined> {
-  const [row] = await q.query<{ user_id: string; expires_at: string; used_at: string | null }>(
-    `SELECT user_id, expires_at, used_at FROM one_time_tokens WHERE token_hash = $1 AND purpose = $2 ${options.forUpdate ? 'FOR UPDATE' : ''}`,
+  const [row] = await q.query<{ user_id: string; pharmacy_id: string | null; expires_at: string; used_at: string | null }>(
+    `SELECT user_id, pharmacy_id, expires_at, used_at FROM one_time_tokens WHERE token_hash = $1 AND purpose = $2 ${options.forUpdate ? 'FOR UPDATE' : ''}`,
     [tokenHash, purpose],
   );
-  return row && { userId: row.user_id, expiresAt: row.expires_at, usedAt: row.used_at };
+  return row && { userId: row.user_id, pharmacyId: row.pharmacy_id, expiresAt: row.expires_at, usedAt: row.used_at };
 }
 
 export async function markTokenUsed(q: Queryable, tokenHash: string, now: Date): Promise<void> {
   await q.query(`UPDATE one_time_tokens SET used_at = $2 WHERE token_hash = $1`, [tokenHash, now]);
 }
 
-/** Uses up every open invitation of a user (they signed in another way). */
-export async function useOpenInvitations(q: Queryable, userId: string, now: Date): Promise<void> {
-  await q.query(`UPDATE one_time_tokens SET used_at = $2 WHERE user_id = $1 AND purpose = 'invite' AND used_at IS NULL`, [userId, now]);
+/** The person's own name (PATCH /api/me): only they change it. */
+export async function setUserName(q: Queryable, userId: string, name: string, now: Date): Promise<void> {
+  await q.query(`UPDATE users SET name = $2, updated_at = $3 WHERE id = $1`, [userId, name, now]);
 }
 
 /** Tokens of a purpose issued to a user since a moment; `unusedOnly` counts only those not used yet. */

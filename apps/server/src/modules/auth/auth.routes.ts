@@ -16,13 +16,23 @@ import {
   unlockRequestSchema,
   verifyEmailRequestSchema,
 } from '@pharmapoint/domain/auth';
+import {
+  invitationAnswerRequestSchema,
+  invitationAnswerResponseSchema,
+  myPharmaciesResponseSchema,
+  switchPharmacyRequestSchema,
+  switchPharmacyResponseSchema,
+  updateProfileRequestSchema,
+} from '@pharmapoint/domain/memberships';
 import type { ModuleRegistrar } from '../../platform/module.ts';
+import { acceptInvitation, declineInvitation, listOwnPharmacies, switchPharmacy } from '../users/memberships.service.ts';
 import { clearSessionCookie, setSessionCookie } from '../../platform/auth-plugin.ts';
 import {
   acceptInvite,
   assertUnlocked,
   inviteDetails,
   lockSession,
+  renameSelf,
   requestPasswordReset,
   resendVerification,
   resetPassword,
@@ -57,6 +67,73 @@ export const registerAuth: ModuleRegistrar = async (app, deps) => {
       schema: { tags, summary: 'The signed-in user, pharmacy, permissions and branches', response: { 200: meResponseSchema } },
     },
     async (request, reply) => app.inUser(request, reply, (q, user) => buildMe(q, config, user)),
+  );
+
+  r.patch(
+    '/api/me',
+    {
+      config: { access: 'authenticated' },
+      schema: { tags, summary: 'Change your own name (only you can)', body: updateProfileRequestSchema, response: { 200: meResponseSchema } },
+    },
+    async (request, reply) =>
+      app.inUser(request, reply, async (q, user) => {
+        await renameSelf(q, user, request.body);
+        return buildMe(q, config, { ...user, name: request.body.name });
+      }),
+  );
+
+  // A person's pharmacies and invitations (decision 0015). The user comes from the session, never from the body.
+  r.get(
+    '/api/me/pharmacies',
+    {
+      config: { access: 'authenticated', allowForDemo: true },
+      schema: { tags, summary: 'The pharmacies you work in and the invitations waiting for your answer', response: { 200: myPharmaciesResponseSchema } },
+    },
+    async (request, reply) => app.inUser(request, reply, (q, user) => listOwnPharmacies(q, user)),
+  );
+
+  r.post(
+    '/api/me/pharmacy',
+    {
+      config: { access: 'authenticated', allowForDemo: true },
+      schema: {
+        tags,
+        summary: 'Work in another of your pharmacies (an accepted, active membership; otherwise 404 and nothing changes)',
+        body: switchPharmacyRequestSchema,
+        response: { 200: switchPharmacyResponseSchema },
+      },
+    },
+    async (request, reply) =>
+      app.inUser(request, reply, async (q, user) => {
+        const { pharmacy } = await switchPharmacy(q, user, request.body.pharmacyId);
+        return { pharmacy, message: `You are now working in ${pharmacy.name}` };
+      }),
+  );
+
+  r.post(
+    '/api/me/invitations/accept',
+    {
+      config: { access: 'authenticated' },
+      schema: { tags, summary: 'Accept an invitation to a pharmacy', body: invitationAnswerRequestSchema, response: { 200: invitationAnswerResponseSchema } },
+    },
+    async (request, reply) =>
+      app.inUser(request, reply, async (q, user) => {
+        const { pharmacy } = await acceptInvitation(q, user, request.body.pharmacyId, new Date());
+        return { pharmacy, message: `You joined ${pharmacy.name}` };
+      }),
+  );
+
+  r.post(
+    '/api/me/invitations/decline',
+    {
+      config: { access: 'authenticated' },
+      schema: { tags, summary: 'Decline an invitation to a pharmacy', body: invitationAnswerRequestSchema, response: { 200: invitationAnswerResponseSchema } },
+    },
+    async (request, reply) =>
+      app.inUser(request, reply, async (q, user) => {
+        const { pharmacy } = await declineInvitation(q, user, request.body.pharmacyId, new Date());
+        return { pharmacy, message: `You declined the invitation to ${pharmacy.name}` };
+      }),
   );
 
   r.get(
@@ -170,7 +247,7 @@ export const registerAuth: ModuleRegistrar = async (app, deps) => {
     '/api/auth/accept-invite',
     {
       config: { access: 'public' },
-      schema: { tags, summary: 'Accept an invitation: set a password and sign in', body: acceptInviteRequestSchema, response: { 200: signedInResponseSchema } },
+      schema: { tags, summary: 'Accept an invitation as a new person: set your name and password and sign in', body: acceptInviteRequestSchema, response: { 200: signedInResponseSchema } },
     },
     async (request, reply) => {
       const session = await acceptInvite(deps, request.body, client(request));

@@ -9,6 +9,7 @@ import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { hashSecret, newSecret } from '../../platform/tokens.ts';
 import { runTransaction } from '../../platform/transaction.ts';
 import { audit } from '../audit/audit.service.ts';
+import { acceptInvitation, switchPharmacy } from '../users/memberships.service.ts';
 import * as repo from './auth.repository.ts';
 import { buildMe } from './me.ts';
 
@@ -57,13 +58,16 @@ export function assertEmail(email: string, requiredCode: 'LOGIN_FIELDS_REQUIRED'
 }
 
 /**
- * Where a new session starts: the pharmacy of the user's last session if they still work there, else the first
- * active membership (owned pharmacies first); the branch is their default, else the pharmacy's default, else the
- * first branch they are allowed in.
+ * Where a new session starts: the pharmacy of the user's last session if they still work there, else their only
+ * pharmacy (owned ones first). Someone with several pharmacies and no session in any of them yet starts in none and
+ * chooses (the web's pharmacy chooser, decision 0015). The branch is their default, else the pharmacy's default,
+ * else the first branch they are allowed in. Invitations not accepted yet give no place.
  */
 async function startingPlace(db: Database, userId: string): Promise<{ pharmacyId: string | null; branchId: string | null }> {
-  const [chosen] = await runTransaction(db, { userId }, (q) => repo.activeMembershipsByLastUse(q, userId));
+  const memberships = await runTransaction(db, { userId }, (q) => repo.activeMembershipsByLastUse(q, userId));
+  const [chosen] = memberships;
   if (!chosen) return { pharmacyId: null, branchId: null };
+  if (memberships.length > 1 && !chosen.usedBefore) return { pharmacyId: null, branchId: null };
   const branches = await runTransaction(db, { pharmacyId: chosen.pharmacyId, userId }, (q) => repo.branchesOf(q, chosen.pharmacyId));
   const allowed = branches.filter((b) => b.isActive && (!chosen.allowedBranchIds || chosen.allowedBranchIds.includes(b.id)));
   const branch = allowed.find((b) => b.id === chosen.defaultBranchId) ?? allowed[0] ?? null;
@@ -164,9 +168,10 @@ export async function signIn(deps: AuthDeps, input: { email: string; password: s
     await sendVerificationEmail(deps, user, now, { onlyIfNoneRecent: true });
     throw new AppError('LOGIN_UNVERIFIED');
   }
-  // Staff whose every membership was deactivated are refused; a user with none may still sign in to create one.
-  const active = await runTransaction(db, { userId: user.id }, (q) => repo.anyActiveMembership(q, user.id));
-  if (active === false) throw new AppError('LOGIN_DEACTIVATED');
+  // Staff whose every membership was deactivated are refused, unless an invitation waits for their answer; a user
+  // with none may still sign in to create a pharmacy.
+  const state = await runTransaction(db, { userId: user.id }, (q) => repo.membershipState(q, user.id));
+  if (state.anyAccepted && !state.active && !state.pending) throw new AppError('LOGIN_DEACTIVATED');
 
   return openSession(deps, user.id, client, now);
 }
@@ -344,32 +349,74 @@ export interface InviteDetails {
   email: string;
   name: string;
   pharmacyName: string;
+  pharmacyId: string;
+  hasAccount: boolean;
 }
 
-/** The invitation behind a link: who is invited, to which pharmacy (the newest membership of that user). */
-export async function inviteDetails(db: Database, secret: string, now = new Date()): Promise<InviteDetails> {
+/** The open invitation behind a link (the link names the pharmacy); a used, answered or cancelled one is the link message. */
+async function openInvitation(db: Database, secret: string, now: Date): Promise<{ token: repo.OneTimeToken & { pharmacyId: string }; invitation: repo.Invitation }> {
   const token = await runTransaction(db, {}, (q) => findToken(q, secret, 'invite', now));
-  const invitation = await runTransaction(db, { userId: token.userId }, (q) => repo.invitationOf(q, token.userId));
-  if (!invitation) throw new AppError('VERIFY_LINK_USED');
-  return { email: invitation.email, name: invitation.name, pharmacyName: invitation.pharmacyName ?? 'PharmaPoint' };
+  const pharmacyId = token.pharmacyId;
+  if (!pharmacyId) throw new AppError('VERIFY_LINK_USED');
+  const invitation = await runTransaction(db, { userId: token.userId }, (q) => repo.invitationOf(q, token.userId, pharmacyId));
+  if (!invitation?.open) throw new AppError('VERIFY_LINK_USED');
+  return { token: { ...token, pharmacyId }, invitation };
 }
 
-/** Accepts an invitation: sets the password, verifies the email, uses up the link and signs the person in. */
+/**
+ * Who an invitation link is for, told to the holder of the link only: the email, the name, the pharmacy, and
+ * whether the person already has an account (then they sign in as that email and accept in their own session).
+ */
+export async function inviteDetails(db: Database, secret: string, now = new Date()): Promise<InviteDetails> {
+  const { token, invitation } = await openInvitation(db, secret, now);
+  return { email: invitation.email, name: invitation.name, pharmacyName: invitation.pharmacyName, pharmacyId: token.pharmacyId, hasAccount: invitation.hasAccount };
+}
+
+/**
+ * Accepts an invitation from its link, for a person without an account: sets their name (if given) and password,
+ * verifies the email (the link proved the mailbox), accepts the membership, uses up the link and signs them in
+ * there. A person who already has an account is told to sign in and accept in their own session: a link alone
+ * never joins an existing account to a pharmacy.
+ */
 export async function acceptInvite(
   deps: AuthDeps,
-  input: { token: string; password: string; confirmPassword: string },
+  input: { token: string; name?: string; password: string; confirmPassword: string },
   client: Client,
   now = new Date(),
 ): Promise<NewSession> {
+  const { token: link, invitation } = await openInvitation(deps.db, input.token, now);
+  if (invitation.hasAccount) {
+    throw new AppError('CONFLICT', { message: `You already have a PharmaPoint account. Sign in as ${invitation.email} to accept this invitation.` });
+  }
   assertNewPassword(input.password, input.confirmPassword);
   const passwordHash = await hashPassword(input.password);
-  const userId = await runTransaction(deps.db, {}, async (q) => {
+  const accepted = await runTransaction(deps.db, { userId: link.userId }, async (q) => {
     const token = await findToken(q, input.token, 'invite', now, true);
+    if (!token.pharmacyId || token.userId !== link.userId) throw new AppError('VERIFY_LINK_USED');
+    const user = await repo.findUserById(q, token.userId);
+    if (!user || user.passwordHash || user.googleSubject) throw new AppError('VERIFY_LINK_USED');
     await repo.markTokenUsed(q, hashSecret(input.token), now);
-    await repo.setPasswordFromInvite(q, token.userId, passwordHash, now);
-    return token.userId;
+    await repo.setPasswordFromInvite(q, token.userId, passwordHash, input.name ?? null, now);
+    await acceptInvitation(q, { userId: token.userId }, token.pharmacyId, now);
+    return { userId: token.userId, pharmacyId: token.pharmacyId };
   });
-  return openSession(deps, userId, client, now);
+  const session = await openSession(deps, accepted.userId, client, now);
+  // The person starts in the pharmacy they just joined (they may have been invited by others too).
+  if (session.auth.pharmacyId !== accepted.pharmacyId) {
+    await runTransaction(deps.db, { userId: accepted.userId }, (q) =>
+      switchPharmacy(q, { userId: accepted.userId, tokenHash: session.auth.tokenHash, pharmacyId: session.auth.pharmacyId }, accepted.pharmacyId),
+    );
+    const auth = await loadSession(deps.db, session.token, deps.config);
+    if (!auth) throw new AppError('LOGIN_FAILED');
+    const me = await runTransaction(deps.db, { pharmacyId: auth.pharmacyId, userId: auth.userId }, (q) => buildMe(q, deps.config, auth));
+    return { ...session, auth, me };
+  }
+  return session;
+}
+
+/** PATCH /api/me: the person changes their own name (a pharmacy cannot, decision 0015). */
+export async function renameSelf(q: Queryable, user: RequestAuth, input: { name: string }, now = new Date()): Promise<void> {
+  await repo.setUserName(q, user.userId, input.name, now);
 }
 
 /** Why a Google sign-in was refused: the ?error= values the login screen turns into messages. */
@@ -391,9 +438,9 @@ export async function googleUser(db: Database, claims: { sub?: string; email?: s
     if (!user) return { refusal: 'account_not_found' as const };
     if (user.passwordHash || user.googleSubject) return { refusal: 'other_method' as const };
     if (!user.isActive || user.isDisabled) return { refusal: 'google_failed' as const };
-    // An invited user who has not chosen a password yet: their Google account becomes their sign-in.
+    // An invited person who has not chosen a password yet: their Google account becomes their sign-in. Their
+    // invitations still wait for their answer in their own session (decision 0015).
     await repo.linkGoogleSubject(q, user.id, subject, now);
-    await repo.useOpenInvitations(q, user.id, now);
     return { userId: user.id };
   });
 }

@@ -125,6 +125,8 @@ export async function registerGoogle(app: App, deps: AppDeps): Promise<void> {
         const userId = found.userId;
         const session = await openSession(deps, userId, { ip: request.ip, userAgent: request.headers['user-agent'] });
         setSessionCookie(reply, config, session.token, session.expires);
+        // Someone who works in no pharmacy yet, or in several and has not chosen, chooses first (decision 0015).
+        if (!session.auth.pharmacyId && !session.auth.isPlatformOperator) return reply.redirect('/choose-pharmacy');
         return reply.redirect(safeReturnPath(saved.from));
       } catch (error) {
         const outcome = error instanceof GoogleSignInError ? error.outcome : 'google_failed';

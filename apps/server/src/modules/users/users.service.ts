@@ -13,11 +13,11 @@ import {
   findMember,
   findMembers,
   findPharmacyName,
-  findUserByEmail,
+  findUserIdByEmail,
+  insertInvitation,
   insertInvitedUser,
-  insertMembership,
   membershipExists,
-  renameUser,
+  reopenInvitation,
   replaceInviteToken,
   revokeSessionsIn,
   toMember,
@@ -72,19 +72,23 @@ async function assertBranchesOfTenant(q: Queryable, pharmacyId: string, ids: rea
   }
 }
 
-async function issueInvite(q: Queryable, mail: InviteMail, ctx: RequestContext, user: { id: string; email: string; name: string }): Promise<void> {
+/**
+ * A new invitation link to this pharmacy, emailed through the job queue in the transaction. The email is the same
+ * whether or not the address has an account (the link's page tells the person which way to accept).
+ */
+async function issueInvite(q: Queryable, mail: InviteMail, ctx: RequestContext, invitee: { id: string; email: string; name: string }): Promise<void> {
   const secret = newSecret();
   // Earlier links of the same invitation stop working once a new one is sent.
-  await replaceInviteToken(q, user.id, hashSecret(secret), INVITE_DAYS, ctx.now);
+  await replaceInviteToken(q, invitee.id, ctx.pharmacyId, hashSecret(secret), INVITE_DAYS, ctx.now);
   const pharmacyName = (await findPharmacyName(q, ctx.pharmacyId)) ?? 'PharmaPoint';
   const link = `${mail.publicUrl}/accept-invite?token=${encodeURIComponent(secret)}`;
   await mail.mailer.enqueue(
     q,
     {
-      to: user.email,
+      to: invitee.email,
       subject: `You are invited to ${pharmacyName} on PharmaPoint`,
-      text: `Hello ${user.name},\n\nYou have been invited to work at ${pharmacyName} on PharmaPoint.\nAccept the invitation and set your password here (valid for ${INVITE_DAYS} days):\n${link}\n`,
-      html: `<p>Hello ${escapeHtml(user.name)},</p><p>You have been invited to work at <strong>${escapeHtml(pharmacyName)}</strong> on PharmaPoint.</p><p><a href="${escapeHtml(link)}">Accept the invitation</a> (valid for ${INVITE_DAYS} days).</p>`,
+      text: `Hello ${invitee.name},\n\nYou have been invited to work at ${pharmacyName} on PharmaPoint.\nAccept or decline the invitation here (valid for ${INVITE_DAYS} days):\n${link}\n\nIf you already use PharmaPoint, sign in with this email address to answer it.\n`,
+      html: `<p>Hello ${escapeHtml(invitee.name)},</p><p>You have been invited to work at <strong>${escapeHtml(pharmacyName)}</strong> on PharmaPoint.</p><p><a href="${escapeHtml(link)}">Accept the invitation</a> (valid for ${INVITE_DAYS} days).</p><p>If you already use PharmaPoint, sign in with this email address to answer it.</p>`,
     },
     ctx.pharmacyId,
   );
@@ -95,28 +99,33 @@ function escapeHtml(text: string): string {
 }
 
 /**
- * Invites a member: creates the user (or reuses the account of that email), the membership and a one-time
- * invitation link, and queues the email in the same transaction. Counts against the plan's user limit.
+ * Invites a member: a pending membership (no access until the person accepts it) and a one-time link emailed in the
+ * same transaction. An email without an account gets an account with no password yet (the person chooses it when
+ * accepting). The answer, the email and the members-list row are the same whether or not the email already had an
+ * account: the pharmacy sees the email, the name it typed and the role (decision 0015). Takes a user place of the
+ * plan (given back when the person declines or the invitation is cancelled).
  */
 export async function inviteMember(q: Queryable, ctx: RequestContext, input: InviteMember, mail: InviteMail): Promise<{ user: Member; message: string }> {
   const email = input.email.trim().toLowerCase();
   assertCanGrant(ctx, input);
-  await assertWithinPlanLimit(q, ctx, 'users', 1);
   await assertBranchesOfTenant(q, ctx.pharmacyId, input.allowedBranchIds);
-  const existing = await findUserByEmail(q, email);
-  if (existing && (await membershipExists(q, ctx.pharmacyId, existing.id))) {
+  const existing = await findUserIdByEmail(q, email);
+  if (existing && (await membershipExists(q, ctx.pharmacyId, existing))) {
     throw new AppError('CONFLICT', { message: 'This person is already a member of this pharmacy.' });
   }
-  const userId = existing?.id ?? (await insertInvitedUser(q, email, input.name));
-  await insertMembership(q, ctx.pharmacyId, {
+  await assertWithinPlanLimit(q, ctx, 'users', 1);
+  const userId = existing ?? (await insertInvitedUser(q, email, input.name));
+  await insertInvitation(q, ctx.pharmacyId, {
     userId,
+    invitedName: input.name,
     role: input.role,
     permissions: input.permissions ?? null,
     allowedBranchIds: input.allowedBranchIds ?? null,
     hasPosAccess: input.hasPosAccess,
     invitedBy: ctx.userId,
+    at: ctx.now,
   });
-  await issueInvite(q, mail, ctx, { id: userId, email, name: existing?.name ?? input.name });
+  await issueInvite(q, mail, ctx, { id: userId, email, name: input.name });
   const row = await findMember(q, ctx.pharmacyId, userId);
   if (!row) throw new Error('invited member not found');
   const created = toMember(row);
@@ -124,19 +133,30 @@ export async function inviteMember(q: Queryable, ctx: RequestContext, input: Inv
   return { user: created, message: `Invitation sent to ${created.email}` };
 }
 
-/** Sends a new invitation link to a member who has not accepted yet (earlier links stop working). */
+/**
+ * Sends a new invitation link to a member who has not accepted yet (earlier links stop working). A declined
+ * invitation is sent again as a new question (it takes a user place of the plan again).
+ */
 export async function resendInvite(q: Queryable, ctx: RequestContext, userId: string, mail: InviteMail): Promise<{ user: Member; message: string }> {
-  const row = await findMember(q, ctx.pharmacyId, userId);
+  const row = await findMember(q, ctx.pharmacyId, userId, true);
   if (!row) throw new AppError('NOT_FOUND');
-  const current = toMember(row);
-  if (!current.invitePending) throw new AppError('CONFLICT', { message: 'This person has already accepted the invitation.' });
-  await issueInvite(q, mail, ctx, current);
+  const before = toMember(row);
+  if (!before.invitePending) throw new AppError('CONFLICT', { message: 'This person has already accepted the invitation.' });
+  if (before.status === 'declined') {
+    await assertWithinPlanLimit(q, ctx, 'users', 1);
+    await reopenInvitation(q, ctx.pharmacyId, userId, ctx.now);
+  }
+  await issueInvite(q, mail, ctx, before);
+  const after = await findMember(q, ctx.pharmacyId, userId);
+  if (!after) throw new Error('member vanished');
   await audit(q, ctx, 'resend_invite', 'user', userId, null, null);
+  const current = toMember(after);
   return { user: current, message: `Invitation sent to ${current.email}` };
 }
 
 /**
- * Edits a member. Only the owner edits the owner (whose role stays owner); nobody deactivates themselves;
+ * Edits a membership (role, permissions, branches, POS access, active), never the person: their name, email and
+ * password are theirs (decision 0015). Only the owner edits the owner (whose role stays owner); nobody deactivates themselves;
  * nobody edits a member with more access than their own or gives more than they hold; role and permission
  * changes need user:manage_roles;
  * deactivating needs user:delete besides user:update. A deactivated member's sessions in this pharmacy end; a
@@ -147,7 +167,7 @@ export async function patchMember(q: Queryable, ctx: RequestContext, userId: str
   if (!row) throw new AppError('NOT_FOUND');
   const before = toMember(row);
   if (before.isOwner && !ctx.subject.isOwner) {
-    throw new AppError('FORBIDDEN', { message: "Only the owner can change the owner's account." });
+    throw new AppError('FORBIDDEN', { message: "Only the owner can change the owner's membership." });
   }
   if (before.isOwner && patch.role !== undefined) throw new AppError('CONFLICT', { message: "The owner's role cannot be changed." });
   // Nobody changes a member who holds more than they do, or gives more than they hold; changing what a member
@@ -166,12 +186,12 @@ export async function patchMember(q: Queryable, ctx: RequestContext, userId: str
     if (userId === ctx.userId) throw new AppError('FORBIDDEN', { message: 'You cannot deactivate your own account.' });
     if (!holds(ctx, 'user:delete')) throw new AppError('FORBIDDEN');
   }
+  if (patch.isActive === true && before.status === 'declined') {
+    throw new AppError('CONFLICT', { message: 'This person declined the invitation. Send the invitation again to ask once more.' });
+  }
   // A member coming back takes a user place of the plan again.
   if (patch.isActive === true && !before.isActive) await assertWithinPlanLimit(q, ctx, 'users', 1);
   await assertBranchesOfTenant(q, ctx.pharmacyId, patch.allowedBranchIds);
-  if (patch.name !== undefined && patch.name !== before.name) {
-    await renameUser(q, userId, patch.name, ctx.now);
-  }
   const isActive = patch.isActive ?? before.isActive;
   await updateMembership(q, ctx.pharmacyId, userId, {
     ...next,
