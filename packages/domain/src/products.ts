@@ -571,3 +571,26 @@ export function sameProductName(a: string, b: string): boolean {
   const key = (s: string) => s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').trim().replace(/\s+/g, ' ').toLowerCase();
   return key(a) === key(b);
 }
+
+/**
+ * The Receive Stock form as typed: quantity and unit cost as text, read into POST /api/products/:id/batches.
+ * A date already past is refused by the server (BATCH_EXPIRED); the form warns as the date is chosen.
+ */
+export const receiveBatchFormSchema = z
+  .object({
+    branchId: z.string().min(1, fieldMessage('choose', 'a branch')),
+    batchNumber: requiredText('Batch number', 64),
+    expiryDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Choose the expiry date.'),
+    quantity: formPieces('Quantity', 1, false),
+    unitCost: formMoney('Unit cost'),
+    reason: text(200, 'The reason'),
+  })
+  .transform((form) => ({
+    branchId: form.branchId,
+    batchNumber: form.batchNumber,
+    expiryDate: form.expiryDate,
+    quantity: form.quantity!,
+    unitCostCents: form.unitCost,
+    reason: form.reason || null,
+  }));
+export type ReceiveBatchFormValues = z.input<typeof receiveBatchFormSchema>;

@@ -1,21 +1,27 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { parseMoneyToCents } from '@pharmapoint/domain/money';
-import { businessDate } from '@pharmapoint/domain/stock';
-import type { ProductDetailResponse } from '@pharmapoint/domain/products';
+import { businessDate, isExpired } from '@pharmapoint/domain/stock';
+import { receiveBatchFormSchema, type ProductDetailResponse, type ReceiveBatchFormValues, type ReceiveBatchInput } from '@pharmapoint/domain/products';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
+import { applyServerErrors } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
-import { errorMessage } from '@/lib/api';
+import { formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useReceiveBatch } from '@/features/products/api/products';
 import { showStockChange } from '@/lib/live-stock/live-stock';
 import { expectedQuantity } from '@/lib/live-stock/optimistic-stock';
 
-/** Opening stock into a batch (POST /api/products/:id/batches, inventory:update). */
+/**
+ * Opening stock into a batch (POST /api/products/:id/batches, inventory:update), validated by the domain's
+ * receiveBatchFormSchema. A batch whose expiry date has passed is not received (decision 0033): the dialog says so
+ * as soon as the date is chosen and keeps Receive Stock disabled; the server refuses it too (BATCH_EXPIRED).
+ */
 export function ReceiveStockDialog({
   open,
   onOpenChange,
@@ -32,46 +38,35 @@ export function ReceiveStockDialog({
   const formId = useId();
   const receive = useReceiveBatch(detail.product.id);
   const branches = detail.branches;
-  const [branchId, setBranchId] = useState(branches.some((b) => b.branchId === defaultBranchId) ? defaultBranchId! : (branches[0]?.branchId ?? ''));
-  const [batchNumber, setBatchNumber] = useState('');
-  const [expiryDate, setExpiryDate] = useState('');
-  const [quantity, setQuantity] = useState('');
-  const [unitCost, setUnitCost] = useState(() => {
-    const row = branches.find((b) => b.branchId === branchId);
-    return row ? (row.purchasePriceCents / 100).toFixed(2) : '';
+  const firstBranch = branches.some((b) => b.branchId === defaultBranchId) ? defaultBranchId! : (branches[0]?.branchId ?? '');
+  const row = branches.find((b) => b.branchId === firstBranch);
+  const { register, handleSubmit, control, setError, formState } = useForm<ReceiveBatchFormValues, unknown, ReceiveBatchInput>({
+    resolver: zodResolver(receiveBatchFormSchema),
+    defaultValues: { branchId: firstBranch, batchNumber: '', expiryDate: '', quantity: '', unitCost: row ? (row.purchasePriceCents / 100).toFixed(2) : '', reason: '' },
   });
-  const [reason, setReason] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const errors = formState.errors;
+  const expiryDate = useWatch({ control, name: 'expiryDate' });
+  const today = businessDate();
+  const expired = /^\d{4}-\d{2}-\d{2}$/.test(expiryDate) && isExpired(expiryDate, today);
   const [serverError, setServerError] = useState<string | null>(null);
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (isDemo) return;
-    const found: Record<string, string> = {};
-    const qty = /^\d+$/.test(quantity.trim()) ? Number(quantity.trim()) : NaN;
-    if (!branchId) found.branch = t('validation.required');
-    if (!batchNumber.trim()) found.batchNumber = t('validation.required');
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(expiryDate)) found.expiryDate = t('validation.date');
-    if (!(qty >= 1)) found.quantity = t('validation.quantityPositive');
-    const cost = parseMoneyToCents(unitCost.trim() || '0');
-    if (cost === null) found.unitCost = t('validation.money');
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
+  async function onValid(input: ReceiveBatchInput) {
+    if (isDemo || expired) return;
     setServerError(null);
-    const current = branches.find((b) => b.branchId === branchId);
+    const current = branches.find((b) => b.branchId === input.branchId);
     const rollback = showStockChange({
       productId: detail.product.id,
-      branchId,
-      stockValue: expectedQuantity(current?.quantity ?? 0, qty),
-      reason: reason.trim() || t('receive.defaultReason'),
+      branchId: input.branchId!,
+      stockValue: expectedQuantity(current?.quantity ?? 0, input.quantity),
+      reason: input.reason ?? t('receive.defaultReason'),
     });
     try {
-      await receive.mutateAsync({ branchId, batchNumber: batchNumber.trim(), expiryDate, quantity: qty, unitCostCents: cost!, reason: reason.trim() || null });
-      toast.success(t('receive.done', { count: qty }));
+      await receive.mutateAsync(input);
+      toast.success(t('receive.done', { count: input.quantity }));
       onOpenChange(false);
     } catch (error) {
       rollback();
-      setServerError(errorMessage(error));
+      setServerError(applyServerErrors(error, setError, (path) => (['batchNumber', 'expiryDate', 'quantity', 'reason'].includes(path) ? (path as keyof ReceiveBatchFormValues) : path === 'unitCostCents' ? 'unitCost' : null)));
     }
   }
 
@@ -86,31 +81,36 @@ export function ReceiveStockDialog({
           <Button variant="outline" onClick={() => onOpenChange(false)}>
             {t('form.cancel')}
           </Button>
-          <Button type="submit" form={formId} loading={receive.isPending} disabled={isDemo}>
+          <Button type="submit" form={formId} loading={receive.isPending} disabled={isDemo || expired}>
             {t('receive.submit')}
           </Button>
         </>
       }
     >
-      <form id={formId} noValidate onSubmit={(event) => void onSubmit(event)} className="grid gap-4 sm:grid-cols-2">
-        <Field label={t('receive.branch')} required error={errors.branch}>
-          <Select value={branchId} options={branches.map((b) => ({ value: b.branchId, label: b.branchName }))} onChange={(e) => setBranchId(e.target.value)} />
+      <form id={formId} noValidate onSubmit={(event) => void handleSubmit(onValid)(event)} className="grid gap-4 sm:grid-cols-2">
+        <Field label={t('receive.branch')} required error={errors.branchId?.message}>
+          <Select {...register('branchId')} options={branches.map((b) => ({ value: b.branchId, label: b.branchName }))} />
         </Field>
-        <Field label={t('receive.batchNumber')} required error={errors.batchNumber}>
-          <Input value={batchNumber} maxLength={64} onChange={(e) => setBatchNumber(e.target.value)} />
+        <Field label={t('receive.batchNumber')} required error={errors.batchNumber?.message}>
+          <Input {...register('batchNumber')} maxLength={64} />
         </Field>
-        <Field label={t('receive.expiryDate')} required error={errors.expiryDate}>
-          <Input type="date" value={expiryDate} min={businessDate()} onChange={(e) => setExpiryDate(e.target.value)} />
+        <Field label={t('receive.expiryDate')} required error={errors.expiryDate?.message}>
+          <Input type="date" {...register('expiryDate')} min={today} />
         </Field>
-        <Field label={t('receive.quantity')} required error={errors.quantity}>
-          <Input inputMode="numeric" value={quantity} onChange={(e) => setQuantity(e.target.value)} />
+        <Field label={t('receive.quantity')} required error={errors.quantity?.message}>
+          <Input inputMode="numeric" {...register('quantity')} />
         </Field>
-        <Field label={t('receive.unitCost')} error={errors.unitCost}>
-          <Input inputMode="decimal" value={unitCost} onChange={(e) => setUnitCost(e.target.value)} />
+        <Field label={t('receive.unitCost')} error={errors.unitCost?.message}>
+          <Input inputMode="decimal" {...register('unitCost')} />
         </Field>
-        <Field label={t('receive.reason')}>
-          <Input value={reason} maxLength={200} placeholder={t('receive.defaultReason')} onChange={(e) => setReason(e.target.value)} />
+        <Field label={t('receive.reason')} error={errors.reason?.message}>
+          <Input {...register('reason')} maxLength={200} placeholder={t('receive.defaultReason')} />
         </Field>
+        {expired ? (
+          <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 sm:col-span-2">
+            {t('receive.expired', { date: formatDate(expiryDate) })}
+          </p>
+        ) : null}
         {serverError ? (
           <p role="alert" className="text-sm font-medium text-red-600 sm:col-span-2">
             {serverError}
