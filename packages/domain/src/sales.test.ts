@@ -21,6 +21,7 @@ import {
   saleDateProblem,
   taxRateBasisPointsOf,
   tillPaymentMethods,
+  canonicalPaymentMethod,
   unitPriceForMode,
   type CartLineInput,
 } from './sales.ts';
@@ -126,8 +127,10 @@ describe('payment', () => {
     expect(['Cash', 'MPESA', 'M-Pesa', 'Card', 'Credit', 'Bank Transfer', 'Credit Card', 'Insurance'].map(paymentKind)).toEqual([
       'cash', 'digital', 'digital', 'digital', 'credit', 'digital', 'digital', 'other',
     ]);
-    expect(tillPaymentMethods(['Cash', 'M-Pesa'])).toEqual(['Cash', 'M-Pesa', 'Credit']);
+    expect(tillPaymentMethods(['Cash', 'M-Pesa', 'Insurance', 'Bank Transfer'])).toEqual(['Cash', 'MPESA', 'Card', 'Credit', 'Insurance', 'Bank Transfer']);
     expect(tillPaymentMethods([])).toEqual(['Cash', 'MPESA', 'Card', 'Credit']);
+    expect(canonicalPaymentMethod(tillPaymentMethods([]), 'm-pesa')).toBe('MPESA');
+    expect(canonicalPaymentMethod(tillPaymentMethods([]), 'Bitcoin')).toBeUndefined();
   });
 
   it("the specification's messages, in its order", () => {

@@ -249,11 +249,27 @@ export function paymentKind(method: string): PaymentKind {
   return 'other';
 }
 
-/** The methods a till offers: the settings' list, plus Cash and Credit (decision 0023); the defaults when settings name none. */
+/** A method's name as a key: lower-case letters only ('M-Pesa' and 'MPESA' are one method). */
+export function paymentMethodKey(method: string): string {
+  return method.toLowerCase().replace(/[^a-z]/g, '');
+}
+
+/**
+ * The methods a till offers (decision 0023): the till's own Cash, MPESA, Card and Credit (seed 001 section 9), then the
+ * settings' methods that are not one of them by key (M-Pesa is MPESA).
+ */
 export function tillPaymentMethods(settingsMethods: readonly string[] | null | undefined): string[] {
-  const base = settingsMethods && settingsMethods.length > 0 ? [...settingsMethods] : [...POS_PAYMENT_METHODS];
-  for (const m of ['Cash', CREDIT_METHOD]) if (!base.some((b) => b.toLowerCase() === m.toLowerCase())) base.push(m);
-  return base;
+  const methods: string[] = [...POS_PAYMENT_METHODS];
+  for (const m of settingsMethods ?? []) {
+    if (m.trim() !== '' && !methods.some((known) => paymentMethodKey(known) === paymentMethodKey(m))) methods.push(m.trim());
+  }
+  return methods;
+}
+
+/** The till's name of a method typed or sent in another spelling ('mpesa', 'M-Pesa' -> 'MPESA'); undefined when it offers none. */
+export function canonicalPaymentMethod(methods: readonly string[], method: string): string | undefined {
+  const key = paymentMethodKey(method);
+  return key === '' ? undefined : methods.find((m) => paymentMethodKey(m) === key);
 }
 
 // ------------------------------------------------------------------------------------------- checks

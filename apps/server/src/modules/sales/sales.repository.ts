@@ -1,0 +1,415 @@
+import type { Prescription, Sale, SaleLine, SaleListQuery, SaleSummary, UnitMode } from '@pharmapoint/domain/sales';
+import { paymentStatus } from '@pharmapoint/domain/sales';
+import type { Queryable } from '../../db/database.ts';
+
+/**
+ * All SQL of sales: the products and branch prices a sale reads (under the row locks the ledger took), the invoice
+ * counter, the sale with its lines, batch takes and payments, and the reads of the receipt and the list.
+ */
+
+// ------------------------------------------------------------------------------------------- what a sale reads
+
+export interface SaleProductRow {
+  id: string;
+  name: string;
+  sku: string | null;
+  is_active: boolean;
+  is_dda: boolean;
+  tax_applied: boolean;
+  tax_rate_basis_points: number;
+  package_size: number;
+  product_min_margin_basis_points: number | null;
+  restricted_branch_ids: string[] | null;
+  /** Null when the product has no row in the branch. */
+  selling_price_cents: number | null;
+  purchase_price_cents: number | null;
+  branch_min_margin_basis_points: number | null;
+  is_available: boolean | null;
+  quantity: number | null;
+}
+
+/** The products of a sale with their prices and sellable stock in the branch (the caller holds the branch rows' locks). */
+export async function findSaleProducts(q: Queryable, pharmacyId: string, branchId: string, productIds: readonly string[]): Promise<Map<string, SaleProductRow>> {
+  const rows = await q.query<SaleProductRow>(
+    `SELECT p.id, p.name, p.sku, p.is_active, p.is_dda, p.tax_applied, p.tax_rate_basis_points, p.package_size,
+            p.min_margin_basis_points AS product_min_margin_basis_points, p.restricted_branch_ids,
+            bp.selling_price_cents, bp.purchase_price_cents, bp.min_margin_basis_points AS branch_min_margin_basis_points,
+            bp.is_available, bp.quantity
+       FROM products p
+       LEFT JOIN branch_products bp ON bp.pharmacy_id = p.pharmacy_id AND bp.branch_id = $2 AND bp.product_id = p.id
+      WHERE p.pharmacy_id = $1 AND p.id = ANY ($3::uuid[])`,
+    [pharmacyId, branchId, productIds],
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** A sale with this id exists already (in this pharmacy). */
+export async function saleExists(q: Queryable, pharmacyId: string, id: string): Promise<boolean> {
+  return (await q.query(`SELECT 1 FROM sales WHERE pharmacy_id = $1 AND id = $2`, [pharmacyId, id])).length > 0;
+}
+
+/** The signed-in user's name, stamped on the sale as its cashier. */
+export async function findUserName(q: Queryable, userId: string): Promise<string | undefined> {
+  const [row] = await q.query<{ name: string | null; email: string }>(`SELECT name, email FROM users WHERE id = $1`, [userId]);
+  return row ? (row.name ?? row.email) : undefined;
+}
+
+/**
+ * Takes the tenant's next invoice counter value: the row is created or moved on (and so locked) in the caller's
+ * transaction; a rollback gives the number back, so numbers stay unique and without gaps.
+ */
+export async function takeInvoiceCounter(q: Queryable, pharmacyId: string, scope = 'INV'): Promise<number> {
+  const [row] = await q.query<{ value: number }>(
+    `INSERT INTO invoice_counters (pharmacy_id, scope, next_value) VALUES ($1, $2, 2)
+     ON CONFLICT (pharmacy_id, scope) DO UPDATE SET next_value = invoice_counters.next_value + 1
+     RETURNING next_value - 1 AS value`,
+    [pharmacyId, scope],
+  );
+  return row!.value;
+}
+
+// ------------------------------------------------------------------------------------------- writes
+
+export interface NewSale {
+  id: string;
+  invoiceNumber: string;
+  branchId: string;
+  client: { id: string; name: string; phone: string | null; location: string | null } | null;
+  clientName: string;
+  cashierId: string;
+  cashierName: string;
+  saleDate: string;
+  isBackdated: boolean;
+  backdatedBy: string | null;
+  subtotalCents: number;
+  discount: { type: 'percent' | 'fixed'; value: number } | null;
+  discountCents: number;
+  taxCents: number;
+  roundingCents: number;
+  totalCents: number;
+  amountPaidCents: number;
+  changeCents: number;
+  balanceDueCents: number;
+  paymentMethod: string;
+  notes: string | null;
+  clientTime: string | null;
+  at: Date;
+}
+
+export async function insertSale(q: Queryable, pharmacyId: string, sale: NewSale): Promise<void> {
+  await q.query(
+    `INSERT INTO sales (pharmacy_id, id, invoice_number, branch_id, client_id, client_name, client_phone, client_location,
+                        cashier_id, cashier_name, sale_date, is_backdated, backdated_by, subtotal_cents, discount_type,
+                        discount_value, discount_cents, tax_cents, rounding_cents, total_cents, amount_paid_cents, change_cents,
+                        balance_due_cents, payment_method, status, notes, client_time, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
+             'completed', $25, $26, $27)`,
+    [
+      pharmacyId,
+      sale.id,
+      sale.invoiceNumber,
+      sale.branchId,
+      sale.client?.id ?? null,
+      sale.clientName,
+      sale.client?.phone ?? null,
+      sale.client?.location ?? null,
+      sale.cashierId,
+      sale.cashierName,
+      sale.saleDate,
+      sale.isBackdated,
+      sale.backdatedBy,
+      sale.subtotalCents,
+      sale.discount?.type ?? null,
+      sale.discount?.value ?? null,
+      sale.discountCents,
+      sale.taxCents,
+      sale.roundingCents,
+      sale.totalCents,
+      sale.amountPaidCents,
+      sale.changeCents,
+      sale.balanceDueCents,
+      sale.paymentMethod,
+      sale.notes,
+      sale.clientTime,
+      sale.at,
+    ],
+  );
+}
+
+export interface NewSaleLine {
+  line: number;
+  productId: string;
+  name: string;
+  sku: string | null;
+  quantity: number;
+  unitMode: UnitMode;
+  packageSize: number;
+  unitPriceCents: number;
+  listPriceCents: number;
+  costCents: number;
+  grossCents: number;
+  discountCents: number;
+  taxRateBasisPoints: number;
+  taxCents: number;
+  totalCents: number;
+  lowMargin: boolean;
+  isDda: boolean;
+  prescription: Prescription | null;
+  needsRefill: boolean;
+  refillDays: number | null;
+  refillDueDate: string | null;
+  batches: { batchId: string; batchNumber: string | null; expiryDate: string | null; quantity: number; unitCostCents: number }[];
+}
+
+/** Multi-row VALUES: ($1, $2, ...), ($n+1, ...) for rows of `width` parameters after the shared first one. */
+function valuesList(rows: number, width: number): string {
+  return Array.from({ length: rows }, (_, r) => `($1, ${Array.from({ length: width }, (_, c) => `$${2 + r * width + c}`).join(', ')})`).join(', ');
+}
+
+export async function insertSaleLines(q: Queryable, pharmacyId: string, saleId: string, lines: readonly NewSaleLine[]): Promise<void> {
+  if (lines.length === 0) return;
+  const width = 23;
+  await q.query(
+    `INSERT INTO sale_items (pharmacy_id, sale_id, line, product_id, name, sku, quantity, unit_mode, package_size, unit_price_cents,
+                             list_price_cents, cost_cents, gross_cents, discount_cents, tax_rate_basis_points, tax_cents, total_cents,
+                             low_margin, is_dda, prescription, needs_refill, refill_days, refill_due_date)
+     VALUES ${valuesList(lines.length, width - 1)}`,
+    [
+      pharmacyId,
+      ...lines.flatMap((l) => [
+        saleId,
+        l.line,
+        l.productId,
+        l.name,
+        l.sku,
+        l.quantity,
+        l.unitMode,
+        l.packageSize,
+        l.unitPriceCents,
+        l.listPriceCents,
+        l.costCents,
+        l.grossCents,
+        l.discountCents,
+        l.taxRateBasisPoints,
+        l.taxCents,
+        l.totalCents,
+        l.lowMargin,
+        l.isDda,
+        l.prescription === null ? null : JSON.stringify(l.prescription),
+        l.needsRefill,
+        l.refillDays,
+        l.refillDueDate,
+      ]),
+    ],
+  );
+  const takes = lines.flatMap((l) => l.batches.map((b) => ({ line: l.line, ...b })));
+  if (takes.length === 0) return;
+  await q.query(
+    `INSERT INTO sale_item_batches (pharmacy_id, sale_id, line, batch_id, batch_number, expiry_date, quantity, unit_cost_cents)
+     VALUES ${valuesList(takes.length, 7)}`,
+    [pharmacyId, ...takes.flatMap((t) => [saleId, t.line, t.batchId, t.batchNumber, t.expiryDate, t.quantity, t.unitCostCents])],
+  );
+}
+
+export async function insertSalePayments(
+  q: Queryable,
+  pharmacyId: string,
+  saleId: string,
+  payments: readonly { method: string; amountCents: number; reference: string | null }[],
+  at: Date,
+): Promise<void> {
+  if (payments.length === 0) return;
+  await q.query(
+    `INSERT INTO sale_payments (pharmacy_id, sale_id, position, method, amount_cents, reference, at) VALUES ${valuesList(payments.length, 6)}`,
+    [pharmacyId, ...payments.flatMap((p, i) => [saleId, i + 1, p.method, p.amountCents, p.reference, at])],
+  );
+}
+
+// ------------------------------------------------------------------------------------------- reads
+
+interface SaleRow {
+  id: string;
+  invoice_number: string;
+  branch_id: string;
+  branch_name: string;
+  client_id: string | null;
+  client_name: string;
+  client_phone: string | null;
+  client_location: string | null;
+  cashier_id: string | null;
+  cashier_name: string;
+  sale_date: string;
+  is_backdated: boolean;
+  backdated_by: string | null;
+  subtotal_cents: number;
+  discount_type: 'percent' | 'fixed' | null;
+  discount_value: number | null;
+  discount_cents: number;
+  tax_cents: number;
+  rounding_cents: number;
+  total_cents: number;
+  amount_paid_cents: number;
+  change_cents: number;
+  balance_due_cents: number;
+  payment_method: string;
+  status: Sale['status'];
+  notes: string | null;
+  client_time: string | null;
+  created_at: string;
+  item_count: number;
+}
+
+const SALE_COLUMNS = `s.id, s.invoice_number, s.branch_id, b.name AS branch_name, s.client_id, s.client_name, s.client_phone, s.client_location,
+  s.cashier_id, s.cashier_name, s.sale_date, s.is_backdated, s.backdated_by, s.subtotal_cents, s.discount_type, s.discount_value,
+  s.discount_cents, s.tax_cents, s.rounding_cents, s.total_cents, s.amount_paid_cents, s.change_cents, s.balance_due_cents,
+  s.payment_method, s.status, s.notes, s.client_time, s.created_at,
+  (SELECT count(*)::int FROM sale_items i WHERE i.pharmacy_id = s.pharmacy_id AND i.sale_id = s.id) AS item_count`;
+
+function toSummary(row: SaleRow): SaleSummary {
+  return {
+    id: row.id,
+    invoiceNumber: row.invoice_number,
+    branchId: row.branch_id,
+    branchName: row.branch_name,
+    client: row.client_id ? { id: row.client_id, name: row.client_name, phone: row.client_phone, location: row.client_location } : null,
+    clientName: row.client_name,
+    cashier: { id: row.cashier_id, name: row.cashier_name },
+    saleDate: row.sale_date,
+    isBackdated: row.is_backdated,
+    backdatedBy: row.backdated_by,
+    subtotalCents: row.subtotal_cents,
+    discountCents: row.discount_cents,
+    taxCents: row.tax_cents,
+    roundingCents: row.rounding_cents,
+    totalCents: row.total_cents,
+    amountPaidCents: row.amount_paid_cents,
+    changeCents: row.change_cents,
+    balanceDueCents: row.balance_due_cents,
+    paymentMethod: row.payment_method,
+    paymentStatus: paymentStatus(row.amount_paid_cents, row.total_cents).status,
+    status: row.status,
+    itemCount: row.item_count,
+    createdAt: row.created_at,
+  };
+}
+
+interface LineRow {
+  line: number;
+  product_id: string;
+  name: string;
+  sku: string | null;
+  quantity: number;
+  unit_mode: UnitMode;
+  package_size: number;
+  unit_price_cents: number;
+  list_price_cents: number;
+  cost_cents: number;
+  gross_cents: number;
+  discount_cents: number;
+  tax_rate_basis_points: number;
+  tax_cents: number;
+  total_cents: number;
+  low_margin: boolean;
+  is_dda: boolean;
+  prescription: Prescription | null;
+  needs_refill: boolean;
+  refill_days: number | null;
+  refill_due_date: string | null;
+}
+
+/** One sale with its lines, batch takes and payments; undefined when there is none in the pharmacy. */
+export async function findSale(q: Queryable, pharmacyId: string, id: string): Promise<Sale | undefined> {
+  const [row] = await q.query<SaleRow>(
+    `SELECT ${SALE_COLUMNS} FROM sales s JOIN branches b ON b.pharmacy_id = s.pharmacy_id AND b.id = s.branch_id
+      WHERE s.pharmacy_id = $1 AND s.id = $2`,
+    [pharmacyId, id],
+  );
+  if (!row) return undefined;
+  // One after another: the queries share the request's one transaction connection.
+  const lines = await q.query<LineRow>(
+      `SELECT line, product_id, name, sku, quantity, unit_mode, package_size, unit_price_cents, list_price_cents, cost_cents, gross_cents,
+              discount_cents, tax_rate_basis_points, tax_cents, total_cents, low_margin, is_dda, prescription, needs_refill, refill_days,
+              refill_due_date
+         FROM sale_items WHERE pharmacy_id = $1 AND sale_id = $2 ORDER BY line`,
+      [pharmacyId, id],
+  );
+  const batches = await q.query<{ line: number; batch_id: string; batch_number: string | null; expiry_date: string | null; quantity: number }>(
+      `SELECT line, batch_id, batch_number, expiry_date, quantity FROM sale_item_batches
+        WHERE pharmacy_id = $1 AND sale_id = $2 ORDER BY line, expiry_date NULLS LAST, batch_id`,
+      [pharmacyId, id],
+  );
+  const payments = await q.query<{ method: string; amount_cents: number; reference: string | null }>(
+      `SELECT method, amount_cents, reference FROM sale_payments WHERE pharmacy_id = $1 AND sale_id = $2 ORDER BY position`,
+      [pharmacyId, id],
+  );
+  const toLine = (l: LineRow): SaleLine => ({
+    line: l.line,
+    productId: l.product_id,
+    name: l.name,
+    sku: l.sku,
+    quantity: l.quantity,
+    unitMode: l.unit_mode,
+    packageSize: l.package_size,
+    unitPriceCents: l.unit_price_cents,
+    listPriceCents: l.list_price_cents,
+    costCents: l.cost_cents,
+    grossCents: l.gross_cents,
+    discountCents: l.discount_cents,
+    taxRateBasisPoints: l.tax_rate_basis_points,
+    taxCents: l.tax_cents,
+    totalCents: l.total_cents,
+    isDda: l.is_dda,
+    prescription: l.prescription,
+    needsRefill: l.needs_refill,
+    refillDays: l.refill_days,
+    refillDueDate: l.refill_due_date,
+    lowMargin: l.low_margin,
+    batches: batches
+      .filter((b) => b.line === l.line)
+      .map((b) => ({ batchId: b.batch_id, batchNumber: b.batch_number, expiryDate: b.expiry_date, quantity: b.quantity })),
+  });
+  return {
+    ...toSummary(row),
+    clientTime: row.client_time,
+    discount: row.discount_type && row.discount_value !== null ? { type: row.discount_type, value: row.discount_value } : null,
+    notes: row.notes,
+    lines: lines.map(toLine),
+    payments: payments.map((p) => ({ method: p.method, amountCents: p.amount_cents, reference: p.reference })),
+  };
+}
+
+/** Sales newest first, filtered; `branchIds` null = every branch. */
+export async function listSales(
+  q: Queryable,
+  pharmacyId: string,
+  query: SaleListQuery,
+  branchIds: readonly string[] | null,
+): Promise<{ items: SaleSummary[]; total: number }> {
+  const params: unknown[] = [pharmacyId];
+  const where = ['s.pharmacy_id = $1'];
+  const add = (sql: string, value: unknown) => {
+    params.push(value);
+    where.push(sql.replace('?', `$${params.length}`));
+  };
+  if (branchIds) add('s.branch_id = ANY (?::uuid[])', branchIds);
+  if (query.branchId) add('s.branch_id = ?', query.branchId);
+  if (query.from) add('s.sale_date >= ?', query.from);
+  if (query.to) add('s.sale_date <= ?', query.to);
+  if (query.cashierId) add('s.cashier_id = ?', query.cashierId);
+  if (query.clientId) add('s.client_id = ?', query.clientId);
+  if (query.invoiceNumber) add('s.invoice_number = upper(?)', query.invoiceNumber.trim());
+  if (query.paymentMethod) {
+    add(
+      'EXISTS (SELECT 1 FROM sale_payments p WHERE p.pharmacy_id = s.pharmacy_id AND p.sale_id = s.id AND lower(p.method) = lower(?))',
+      query.paymentMethod.trim(),
+    );
+  }
+  const whereSql = where.join(' AND ');
+  const [count] = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM sales s WHERE ${whereSql}`, params);
+  const rows = await q.query<SaleRow>(
+    `SELECT ${SALE_COLUMNS} FROM sales s JOIN branches b ON b.pharmacy_id = s.pharmacy_id AND b.id = s.branch_id
+      WHERE ${whereSql} ORDER BY s.created_at DESC, s.invoice_number DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, query.limit, query.offset],
+  );
+  return { items: rows.map(toSummary), total: count?.n ?? 0 };
+}

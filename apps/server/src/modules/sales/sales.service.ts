@@ -1,0 +1,308 @@
+import { DEFAULT_MIN_MARGIN_PERCENT } from '@pharmapoint/domain/margins';
+import { formatMoney } from '@pharmapoint/domain/money';
+import { canGiveDiscounts } from '@pharmapoint/domain/permissions';
+import { isOfferedInBranch } from '@pharmapoint/domain/products';
+import {
+  canonicalPaymentMethod,
+  checkCompletion,
+  computeCart,
+  DEFAULT_REFILL_DAYS,
+  discountPercentOf,
+  formatInvoiceNumber,
+  isLineLowMargin,
+  isSaleProblem,
+  isWholePackages,
+  lineMinimumAllowedCents,
+  refillDueDate,
+  SALE_LIMITS,
+  saleDateProblem,
+  taxRateBasisPointsOf,
+  tillPaymentMethods,
+  unitPriceForMode,
+  WALK_IN_CUSTOMER,
+  type CompleteSale,
+  type Discount,
+  type Sale,
+  type SaleListQuery,
+  type SaleListResponse,
+  type SaleProblem,
+} from '@pharmapoint/domain/sales';
+import { businessDate } from '@pharmapoint/domain/stock';
+import type { Queryable } from '../../db/database.ts';
+import { holds } from '../../platform/access.ts';
+import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
+import { AppError } from '../../platform/errors.ts';
+import { audit } from '../audit/audit.service.ts';
+import { findCustomer } from '../contacts/contacts.service.ts';
+import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts';
+import { applyStockChanges, lockStockRows, resolveBranch, type StockChangeResult } from '../stock/stock.service.ts';
+import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
+import {
+  findSale,
+  findSaleProducts,
+  findUserName,
+  insertSale,
+  insertSaleLines,
+  insertSalePayments,
+  listSales as findSales,
+  saleExists,
+  takeInvoiceCounter,
+  type NewSaleLine,
+  type SaleProductRow,
+} from './sales.repository.ts';
+
+/**
+ * Completing a sale at the till (issue 9, seed 001 section 5, decision 0023), in the request's one transaction:
+ * the branch's stock rows locked in the ledger's order, every price and total recomputed from the branch's own
+ * prices (the browser's numbers are checked, never trusted), the specification's checks with its messages, a place
+ * of the plan's transactions, the invoice number from the tenant's counter, stock out batch by batch (FEFO, expired
+ * batches never sold) through the ledger, the sale with its lines, batch takes and payments, and the audit row.
+ * Anything refused or failing leaves nothing: the transaction rolls back as a whole.
+ */
+
+function refuse(problem: SaleProblem, details?: unknown): never {
+  throw new AppError(problem.code, { values: problem.values, details });
+}
+
+/** The pieces each product of the sale needs (a product may be on several lines). */
+function piecesByProduct(lines: CompleteSale['lines']): Map<string, number> {
+  const needed = new Map<string, number>();
+  for (const l of lines) needed.set(l.productId, (needed.get(l.productId) ?? 0) + l.quantity);
+  return needed;
+}
+
+function toDiscount(input: CompleteSale['discount']): Discount | null {
+  if (!input) return null;
+  return input.type === 'percent' ? { type: 'percent', basisPoints: input.basisPoints } : { type: 'fixed', cents: input.cents };
+}
+
+/** POST /api/sales. */
+export async function completeSale(q: Queryable, ctx: RequestContext, input: CompleteSale): Promise<Sale> {
+  // The same id without the Idempotency-Key (or with another key): never a second sale.
+  if (await saleExists(q, ctx.pharmacyId, input.id)) throw new AppError('SALE_ID_TAKEN', { details: { id: input.id } });
+  if (input.lines.length === 0) refuse({ code: 'SALE_CART_EMPTY' });
+  const branch = await resolveBranch(q, ctx, input.branchId);
+  const { settings } = await loadSettings(q, ctx.pharmacyId);
+  const today = businessDate(ctx.now, await pharmacyTimeZone(q, ctx.pharmacyId));
+  const saleDate = input.saleDate ?? today;
+  const dateProblem = saleDateProblem(saleDate, today);
+  if (dateProblem) refuse(dateProblem);
+  const client = input.clientId ? await findCustomer(q, ctx, input.clientId) : null;
+  const money = (cents: number) =>
+    formatMoney(cents, {
+      currencySymbol: settings.currencySymbol,
+      decimalPlaces: settings.decimalPlaces,
+      thousandsSeparator: settings.thousandsSeparator,
+      decimalSeparator: settings.decimalSeparator,
+    });
+
+  // Lock the branch's stock rows first (the ledger's one global order), then read prices and stock under the locks.
+  const needed = piecesByProduct(input.lines);
+  const productIds = [...needed.keys()];
+  await lockStockRows(q, ctx, productIds.map((productId) => ({ branchId: branch.id, productId })));
+  const products = await findSaleProducts(q, ctx.pharmacyId, branch.id, productIds);
+
+  const mayOverridePrice = holds(ctx, 'pos:price_override');
+  const defaultMargin = settings.defaultMinMargin > 0 ? settings.defaultMinMargin : DEFAULT_MIN_MARGIN_PERCENT;
+  const priced = input.lines.map((line, index) => {
+    const product = products.get(line.productId);
+    if (!product) throw new AppError('NOT_FOUND', { details: { productId: line.productId, line: index + 1 } });
+    const values = { product: product.name };
+    if (!product.is_active) refuse({ code: 'SALE_PRODUCT_INACTIVE', values }, { productId: product.id });
+    const piecePrice = sellablePrice(product, branch.id);
+    if (piecePrice === null) refuse({ code: 'SALE_PRODUCT_NO_PRICE', values }, { productId: product.id });
+    const packageSize = Math.max(1, product.package_size);
+    if (!isWholePackages(line.quantity, line.unitMode, packageSize)) {
+      throw new AppError('VALIDATION_FAILED', {
+        message: `The quantity of ${product.name} must be whole packages of ${packageSize} pieces.`,
+        details: { productId: product.id, packageSize },
+      });
+    }
+    const listPrice = unitPriceForMode(piecePrice, line.unitMode, packageSize);
+    const unitPrice = line.unitPriceCents ?? listPrice;
+    const overridden = unitPrice !== listPrice;
+    // A price other than the branch's: the cashier's till was out of date, or an override that needs its permission.
+    if (overridden && !mayOverridePrice) refuse({ code: 'SALE_PRICE_CHANGED', values: { product: product.name, price: money(listPrice) } }, { productId: product.id, listPriceCents: listPrice });
+    const marginBasisPoints = product.branch_min_margin_basis_points ?? product.product_min_margin_basis_points;
+    const minimum = lineMinimumAllowedCents({
+      costCents: product.purchase_price_cents ?? 0,
+      minMarginPercent: marginBasisPoints !== null ? marginBasisPoints / 100 : defaultMargin,
+      unitMode: line.unitMode,
+      packageSize,
+    });
+    const lowMargin = isLineLowMargin(unitPrice, minimum);
+    // Margins are enforced on prices changed at the till; the branch's own list price is the pharmacy's decision.
+    if (overridden && lowMargin && settings.enforceMargins && !settings.allowOverrideMargins) {
+      refuse({ code: 'SALE_LOW_MARGIN', values: { product: product.name } }, { productId: product.id, minimumAllowedCents: minimum });
+    }
+    if (unitPrice * (line.quantity / (line.unitMode === 'W' ? packageSize : 1)) > SALE_LIMITS.lineCents) refuse({ code: 'SALE_TOO_LARGE' });
+    return { line, product, packageSize, listPrice, unitPrice, lowMargin };
+  });
+
+  const discount = toDiscount(input.discount);
+  const cart = computeCart(
+    priced.map((p) => ({
+      quantity: p.line.quantity,
+      unitMode: p.line.unitMode,
+      packageSize: p.packageSize,
+      unitPriceCents: p.unitPrice,
+      taxApplied: p.product.tax_applied,
+      taxRateBasisPoints: p.product.tax_rate_basis_points,
+    })),
+    discount,
+    { settingsTaxRatePercent: settings.taxRate, currency: settings.currency },
+  );
+  if (cart.totalCents > SALE_LIMITS.saleCents) refuse({ code: 'SALE_TOO_LARGE' });
+  if (cart.discountCents > 0) {
+    if (!canGiveDiscounts(ctx.subject)) refuse({ code: 'SALE_DISCOUNT_DENIED' });
+    if (discountPercentOf(cart.subtotalCents, cart.discountCents) > settings.maxDiscount && !holds(ctx, 'pos:admin')) {
+      refuse({ code: 'SALE_DISCOUNT_ABOVE_MAX', values: { max: settings.maxDiscount } });
+    }
+  }
+  if (input.expectedTotalCents !== undefined && input.expectedTotalCents !== cart.totalCents) {
+    refuse({ code: 'SALE_TOTAL_CHANGED', values: { total: money(cart.totalCents) } }, { totalCents: cart.totalCents, subtotalCents: cart.subtotalCents, discountCents: cart.discountCents, taxCents: cart.taxCents });
+  }
+  const methods = tillPaymentMethods(settings.paymentMethods);
+  const payments = input.payments.map((p) => ({ ...p, method: canonicalPaymentMethod(methods, p.method) ?? p.method.trim() }));
+  for (const p of payments) {
+    if (p.method !== '' && !methods.includes(p.method)) refuse({ code: 'SALE_PAYMENT_METHOD_UNKNOWN', values: { method: p.method } });
+  }
+
+  const outcome = checkCompletion(
+    priced.map((p) => ({
+      quantity: needed.get(p.product.id) ?? p.line.quantity,
+      available: p.product.quantity ?? 0,
+      isDda: p.product.is_dda,
+      prescription: p.line.prescription,
+    })),
+    payments,
+    cart.totalCents,
+    money,
+  );
+  if (isSaleProblem(outcome)) {
+    const details = outcome.code === 'SALE_STOCK_EXCEEDED' ? { items: shortages(priced.map((p) => p.product), needed) } : undefined;
+    refuse(outcome, details);
+  }
+  if (!client && priced.some((p) => p.product.is_dda)) refuse({ code: 'SALE_DDA_CLIENT_REQUIRED' });
+  if (!client && input.lines.some((l) => l.needsRefill)) refuse({ code: 'SALE_REFILL_CLIENT_REQUIRED' });
+  if (!client && outcome.isCredit) refuse({ code: 'SALE_CREDIT_CLIENT_REQUIRED' });
+
+  // The writes: a place of the plan, the invoice number, the stock, the sale.
+  await assertWithinPlanLimit(q, ctx, 'transactions', 1);
+  const invoiceNumber = formatInvoiceNumber(await takeInvoiceCounter(q, ctx.pharmacyId));
+  let taken: StockChangeResult[];
+  try {
+    taken = await applyStockChanges(
+      q,
+      ctx,
+      priced.map((p) => ({
+        kind: 'sale' as const,
+        branchId: branch.id,
+        productId: p.product.id,
+        delta: -p.line.quantity,
+        reason: `Sale: ${invoiceNumber}`,
+        reference: { type: 'sale', id: input.id },
+      })),
+    );
+  } catch (error) {
+    // Stock the counter showed but the batches cannot give (expired batches are never sold).
+    if (error instanceof AppError && error.code === 'INSUFFICIENT_STOCK') throw new AppError('SALE_STOCK_EXCEEDED', { details: { items: [error.details] } });
+    throw error;
+  }
+
+  const isBackdated = saleDate !== today;
+  await insertSale(q, ctx.pharmacyId, {
+    id: input.id,
+    invoiceNumber,
+    branchId: branch.id,
+    client: client ? { id: client.id, name: client.name, phone: client.phone, location: client.location } : null,
+    clientName: client?.name ?? WALK_IN_CUSTOMER,
+    cashierId: ctx.userId,
+    cashierName: (await findUserName(q, ctx.userId)) ?? 'Unknown',
+    saleDate,
+    isBackdated,
+    backdatedBy: isBackdated ? ctx.userId : null,
+    subtotalCents: cart.subtotalCents,
+    discount: input.discount ? { type: input.discount.type, value: input.discount.type === 'percent' ? input.discount.basisPoints : input.discount.cents } : null,
+    discountCents: cart.discountCents,
+    taxCents: cart.taxCents,
+    roundingCents: cart.roundingCents,
+    totalCents: cart.totalCents,
+    amountPaidCents: outcome.amountPaidCents,
+    changeCents: outcome.changeCents,
+    balanceDueCents: outcome.balanceDueCents,
+    paymentMethod: outcome.method,
+    notes: input.notes?.trim() ? input.notes.trim() : null,
+    clientTime: input.clientTime ?? null,
+    at: ctx.now,
+  });
+  const lines: NewSaleLine[] = priced.map((p, i) => {
+    const figures = cart.lines[i]!;
+    const refillDays = p.line.needsRefill ? (p.line.refillDays ?? DEFAULT_REFILL_DAYS) : null;
+    return {
+      line: i + 1,
+      productId: p.product.id,
+      name: p.product.name,
+      sku: p.product.sku,
+      quantity: p.line.quantity,
+      unitMode: p.line.unitMode,
+      packageSize: p.packageSize,
+      unitPriceCents: p.unitPrice,
+      listPriceCents: p.listPrice,
+      costCents: p.product.purchase_price_cents ?? 0,
+      grossCents: figures.grossCents,
+      discountCents: figures.discountCents,
+      taxRateBasisPoints: taxRateBasisPointsOf({ taxApplied: p.product.tax_applied, taxRateBasisPoints: p.product.tax_rate_basis_points }, settings.taxRate),
+      taxCents: figures.taxCents,
+      totalCents: figures.totalCents,
+      lowMargin: p.lowMargin,
+      isDda: p.product.is_dda,
+      prescription: p.product.is_dda || p.line.prescription ? (p.line.prescription ?? null) : null,
+      needsRefill: p.line.needsRefill,
+      refillDays,
+      refillDueDate: refillDays !== null ? refillDueDate(saleDate, refillDays) : null,
+      batches: taken[i]!.batches.map((b) => ({ batchId: b.batchId, batchNumber: b.batchNumber, expiryDate: b.expiryDate, quantity: b.quantity, unitCostCents: b.unitCostCents })),
+    };
+  });
+  await insertSaleLines(q, ctx.pharmacyId, input.id, lines);
+  await insertSalePayments(
+    q,
+    ctx.pharmacyId,
+    input.id,
+    payments.map((p) => ({ method: p.method, amountCents: p.amountCents, reference: p.reference?.trim() ? p.reference.trim() : null })),
+    ctx.now,
+  );
+  const sale = await findSale(q, ctx.pharmacyId, input.id);
+  if (!sale) throw new Error(`sale ${input.id} vanished in its own transaction`);
+  await audit(q, ctx, 'sale.complete', 'sale', sale.id, null, { invoiceNumber, totalCents: sale.totalCents, branchId: branch.id, lines: lines.length });
+  return sale;
+}
+
+/** The branch's selling price per piece, or null when the product cannot be sold there (no row, not offered, price 0). */
+function sellablePrice(product: SaleProductRow, branchId: string): number | null {
+  if (product.selling_price_cents === null || product.is_available === false) return null;
+  if (!isOfferedInBranch(product.restricted_branch_ids ?? [], branchId)) return null;
+  return product.selling_price_cents > 0 ? product.selling_price_cents : null;
+}
+
+function shortages(products: readonly SaleProductRow[], needed: Map<string, number>) {
+  const seen = new Set<string>();
+  return products
+    .filter((p) => (needed.get(p.id) ?? 0) > (p.quantity ?? 0) && !seen.has(p.id) && seen.add(p.id))
+    .map((p) => ({ productId: p.id, product: p.name, available: p.quantity ?? 0, requested: needed.get(p.id) ?? 0 }));
+}
+
+/** GET /api/sales/:id: the receipt (404 for an unknown id, another tenant's, or a branch the user may not see). */
+export async function getSale(q: Queryable, ctx: RequestContext, id: string): Promise<Sale> {
+  const sale = await findSale(q, ctx.pharmacyId, id);
+  if (!sale || !canSeeBranch(ctx, sale.branchId)) throw new AppError('NOT_FOUND');
+  return sale;
+}
+
+/** GET /api/sales: newest first, in the branches the user may see. */
+export async function listSales(q: Queryable, ctx: RequestContext, query: SaleListQuery): Promise<SaleListResponse> {
+  if (query.branchId && !canSeeBranch(ctx, query.branchId)) throw new AppError('BRANCH_NOT_ALLOWED');
+  const { items, total } = await findSales(q, ctx.pharmacyId, query, ctx.visibleBranchIds);
+  return { items, total, limit: query.limit, offset: query.offset };
+}
+
