@@ -2,11 +2,13 @@ import { modulePlugin, type AppDeps, type ModuleRegistrar } from '../platform/mo
 import type { FastifyPluginAsync } from 'fastify';
 import { registerAdmin } from './admin/admin.routes.ts';
 import { registerAuth } from './auth/auth.routes.ts';
+import { registerContacts } from './contacts/contacts.routes.ts';
 import { registerEvents } from './events/events.routes.ts';
 import { registerHealth } from './health/health.routes.ts';
 import { registerJobs } from './jobs/jobs.routes.ts';
 import { registerProductImport } from './product-import/import.routes.ts';
 import { registerProducts } from './products/products.routes.ts';
+import { registerSales } from './sales/sales.routes.ts';
 import { registerSettings } from './settings/settings.routes.ts';
 import { registerStock } from './stock/stock.routes.ts';
 import { registerSubscription } from './subscription/subscription.routes.ts';
@@ -29,4 +31,6 @@ export const modules: FastifyPluginAsync<AppDeps>[] = [
   modulePlugin('product-import', registerProductImport),
   modulePlugin('products', registerProducts),
   modulePlugin('stock', registerStock),
+  modulePlugin('contacts', registerContacts),
+  modulePlugin('sales', registerSales),
 ];
