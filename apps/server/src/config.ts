@@ -6,6 +6,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 /** Everything the server reads from its environment, with the zero-configuration defaults of `npm start`. */
 export interface Config {
   port: number;
+  /** The address to listen on: 127.0.0.1 by default (HOST=0.0.0.0 for every interface). */
   host: string;
   /** A PostgreSQL server; when absent, PGlite in dataDir. */
   databaseUrl?: string;
@@ -63,7 +64,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const publicUrl = env.PUBLIC_URL ?? `http://localhost:${port}`;
   return {
     port,
-    host: env.HOST ?? '0.0.0.0',
+    // Loopback unless told otherwise: `npm start` on a laptop is not reachable from the network (issue 8 item 11).
+    // In production behind a proxy on the same machine keep it; in a container or without a proxy set HOST=0.0.0.0.
+    host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
     appDatabaseUrl: env.APP_DATABASE_URL || undefined,
     dataDir: env.DATA_DIR ?? path.join(ROOT, 'data'),

@@ -12,8 +12,9 @@ if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
 const db = await openDatabase({ databaseUrl: config.databaseUrl, appDatabaseUrl: config.appDatabaseUrl, dataDir: config.dataDir });
 const applied = await migrate(db);
 if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
+let seeded = false;
 if (config.seed) {
-  const seeded = await seedDemoData(db);
+  seeded = await seedDemoData(db);
   if (seeded) console.log('Seeded the demo data.');
 }
 const mailer = createMailer({ db, config });
@@ -25,9 +26,12 @@ const maintenance = createMaintenance(db, { log: (line) => app.log.info(line) })
 maintenance.start();
 
 console.log(`\nPharmaPoint is running at ${config.publicUrl}`);
+console.log(`Listening on ${config.host}:${config.port}${config.host === '127.0.0.1' ? ' (this machine only; HOST=0.0.0.0 to accept other machines)' : ''}`);
 console.log(`Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`}`);
 console.log(`Email: ${mailer.smtpConfigured ? 'SMTP (SMTP_URL)' : `not configured; read it at ${config.publicUrl}/dev/mailbox`}`);
-console.log('\nSeeded sign-in details:\n' + SEEDED_USERS_TABLE);
+// The sign-in table only when the demo data was just seeded (every password is in the README too).
+if (seeded) console.log('\nSeeded sign-in details:\n' + SEEDED_USERS_TABLE);
+else if (config.seed) console.log('Demo data: seeded earlier; sign-ins are listed in the README (every password Pharma#2026).');
 
 async function shutdown() {
   await app.close();

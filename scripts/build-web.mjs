@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+/* global process, console */
+// Builds the web app (apps/web/dist) only when what goes into it changed since the last build (issue 8 item 1):
+// a SHA-256 of the web app's sources, the domain package it imports, the user manual it shows and the lockfile is
+// kept in apps/web/dist/.build-hash; `npm start` skips the 10-30 s build when it matches. `--force` builds anyway.
+// Plain JavaScript so that it runs without a compiler before anything else.
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = path.join(ROOT, 'apps/web/dist');
+const STAMP = path.join(DIST, '.build-hash');
+
+/** What the build reads: directories walked (node_modules and dist left out) and single files. */
+const INPUTS = ['apps/web', 'packages/domain', 'docs/user-manual.md', 'package-lock.json', 'tsconfig.base.json'];
+const SKIP = new Set(['node_modules', 'dist', '.vite']);
+
+/** The hash of every input file's path and bytes, in a stable order. */
+function sourceHash() {
+  const hash = createHash('sha256');
+  const list = [];
+  for (const input of INPUTS) {
+    const absolute = path.join(ROOT, input);
+    if (!existsSync(absolute)) continue;
+    if (!statSync(absolute).isDirectory()) {
+      list.push(absolute);
+      continue;
+    }
+    for (const entry of readdirSync(absolute, { withFileTypes: true, recursive: true })) {
+      if (!entry.isFile()) continue;
+      const full = path.join(entry.parentPath ?? entry.path, entry.name);
+      const parts = path.relative(ROOT, full).split(path.sep);
+      if (parts.some((part) => SKIP.has(part))) continue;
+      list.push(full);
+    }
+  }
+  for (const file of list.sort()) {
+    hash.update(path.relative(ROOT, file));
+    hash.update('\0');
+    hash.update(readFileSync(file));
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
+
+const force = process.argv.includes('--force');
+const started = Date.now();
+const hash = sourceHash();
+const built = existsSync(path.join(DIST, 'index.html')) && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === hash;
+if (built && !force) {
+  console.log(`Web app up to date (apps/web/dist, sources unchanged; checked in ${Date.now() - started} ms).`);
+  process.exit(0);
+}
+console.log(existsSync(path.join(DIST, 'index.html')) ? 'Web app sources changed: building apps/web/dist ...' : 'Building the web app (apps/web/dist) ...');
+const result = spawnSync('npm', ['run', 'build', '-w', '@pharmapoint/web', '--', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+if (result.status === 0) console.log(`Built the web app in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+if (result.status !== 0) process.exit(result.status ?? 1);
+writeFileSync(STAMP, `${hash}\n`);
