@@ -105,11 +105,17 @@ test('manager: the Settings group has Settings and Users & staff but not Branche
   await expect(nav.getByRole('link', { name: 'Branches', exact: true })).toHaveCount(0);
 });
 
-test('cashier: Open POS is offered and leads to the point of sale', async ({ page }) => {
+test('cashier: Open POS is offered and leads to the point of sale, in the layout, with a way back', async ({ page }) => {
   await signInAs(page, 'cashier');
   await page.getByRole('link', { name: 'Open POS' }).click();
   await expect(page).toHaveURL(/\/pos$/);
   await expect(page.getByText(ACCESS_DENIED)).toHaveCount(0);
+  // Not built yet: it says what is coming, keeps the menu, and leads back (no full-screen dead end).
+  await expect(page.getByRole('heading', { level: 1, name: 'Point of Sale' })).toBeVisible();
+  await expect(page.getByText(/The till is coming/)).toBeVisible();
+  await expect(sidebar(page)).toBeVisible();
+  await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+  await expect(page).toHaveURL(/\/app\/dashboard$/);
 });
 
 test('user: the basic welcome page instead of the dashboard figures', async ({ page }) => {
@@ -126,6 +132,12 @@ test('demo: the Demo Mode bar, View POS (Demo), and saving is disabled', async (
   await page.goto('/app/profile');
   await page.getByLabel('New PIN').fill('1234');
   await page.getByLabel('Current password').fill('Pharma#2026');
+  const pinWrites: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() !== 'GET' && request.url().includes('/api/me/pin')) pinWrites.push(request.url());
+  });
   await page.getByRole('button', { name: 'Save PIN' }).click();
-  await expect(page.getByText('Demo mode: This action is disabled')).toBeVisible();
+  // Refused in the browser before anything is sent, with the specification's words (seed 000 section 4).
+  await expect(page.getByText('Demo mode: Changes are not saved').first()).toBeVisible();
+  expect(pinWrites).toEqual([]);
 });
