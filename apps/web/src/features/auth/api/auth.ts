@@ -1,4 +1,4 @@
-import type { AuthProvidersResponse, MeResponse } from '@pharmapoint/domain/auth';
+import type { AuthProvidersResponse, InviteDetailsResponse, MeResponse } from '@pharmapoint/domain/auth';
 import { api } from '@/lib/api';
 
 /** The sign-in and session endpoints (seed 000 sections 4 and 5). */
@@ -16,14 +16,10 @@ export const forgotPassword = (email: string) => api.post<{ message?: string }>(
 export const resetPassword = (token: string, password: string, confirmPassword: string) =>
   api.post<{ message?: string }>('/api/auth/reset-password', { token, password, confirmPassword });
 
-export interface InviteDetails {
-  email: string;
-  name: string;
-  pharmacyName: string;
-}
+export type InviteDetails = InviteDetailsResponse;
 export const getInvite = (token: string) => api.get<InviteDetails>(`/api/auth/invite/${encodeURIComponent(token)}`);
-export const acceptInvite = (token: string, password: string, confirmPassword: string) =>
-  api.post<MeResponse | { message?: string }>('/api/auth/accept-invite', { token, password, confirmPassword });
+export const acceptInvite = (token: string, password: string, confirmPassword: string, name?: string) =>
+  api.post<MeResponse | { message?: string }>('/api/auth/accept-invite', { token, password, confirmPassword, ...(name ? { name } : {}) });
 export const verifyEmail = (mode: string, oobCode: string) => api.post<{ message?: string; demo?: boolean }>('/api/auth/verify-email', { mode, oobCode });
 export const resendVerification = () => api.post<{ message?: string }>('/api/auth/resend-verification');
 export const getProviders = () => api.get<AuthProvidersResponse>('/api/auth/providers');

@@ -3,6 +3,7 @@ import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { LogIn } from 'lucide-react';
+import type { MeResponse } from '@pharmapoint/domain/auth';
 import { getProviders, login } from '@/features/auth/api/auth';
 import { setMe, useMe } from '@/features/auth/api/get-me';
 import { AuthShell } from '@/features/auth/components/auth-shell';
@@ -27,6 +28,16 @@ function destinationFrom(state: unknown): string | null {
   return null;
 }
 
+/**
+ * Where a person goes after signing in: where they were going; but someone who works in no pharmacy yet (several
+ * and no obvious last one, or only invitations) chooses first (decision 0015), unless they were on their way to a
+ * page outside the signed-in area (an invitation link). The operator goes to the admin area.
+ */
+export function landingAfterSignIn(me: Pick<MeResponse, 'pharmacy' | 'user'>, from: string | null): string {
+  if (!me.pharmacy && !me.user.isPlatformOperator) return from && !from.startsWith('/app') && !from.startsWith('/pos') ? from : '/choose-pharmacy';
+  return from ?? (me.pharmacy ? '/app/dashboard' : '/app/admin');
+}
+
 export default function LoginPage() {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
@@ -49,7 +60,7 @@ export default function LoginPage() {
   }, [googleMessage]);
 
   if (checking) return <LoadingState fullScreen message={t('login.checking')} />;
-  if (me && !justSignedIn.current) return <Navigate to={from ?? (me.pharmacy ? '/app/dashboard' : me.user.isPlatformOperator ? '/app/admin' : '/app/dashboard')} replace />;
+  if (me && !justSignedIn.current) return <Navigate to={landingAfterSignIn(me, from)} replace />;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -67,8 +78,7 @@ export default function LoginPage() {
       const { message: _message, ...signedIn } = response;
       setMe(queryClient, signedIn);
       toast.success(t('login.welcome'));
-      const fallback = !signedIn.pharmacy && signedIn.user.isPlatformOperator ? '/app/admin' : '/app/dashboard';
-      void navigate(from ?? fallback, { replace: true });
+      void navigate(landingAfterSignIn(signedIn, from), { replace: true });
     } catch (caught) {
       const message = errorMessage(caught, t('login.failed'));
       setError(message);

@@ -3,7 +3,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PIN_PATTERN } from '@pharmapoint/domain/auth';
 import { setPin } from '@/features/auth/api/auth';
-import { meQueryKey } from '@/features/auth/api/get-me';
+import { meQueryKey, setMe } from '@/features/auth/api/get-me';
+import { updateProfile, useMyPharmacies } from '@/features/auth/api/memberships';
+import { PendingInvitations } from '@/features/auth/components/pending-invitations';
+import { PharmacySwitcher } from '@/app/layout/pharmacy-switcher';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { PasswordInput } from '@/features/auth/components/password-input';
 import { PageHeader } from '@/components/ui/page-header';
@@ -24,7 +27,31 @@ export default function ProfilePage() {
   const [password, setPassword] = useState('');
   const [pinError, setPinError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const [name, setName] = useState<string | null>(null);
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [savingName, setSavingName] = useState(false);
+  const mine = useMyPharmacies(Boolean(me) && !me?.isDemo);
   if (!me) return null;
+  const currentName = name ?? me.user.name;
+
+  async function saveName(event: FormEvent) {
+    event.preventDefault();
+    if (!currentName.trim()) {
+      setNameError(t('profile.nameRequired'));
+      return;
+    }
+    setSavingName(true);
+    try {
+      const updated = await updateProfile(currentName.trim());
+      setMe(queryClient, updated);
+      setName(null);
+      toast.success(t('profile.nameSaved'));
+    } catch (error) {
+      setNameError(errorMessage(error));
+    } finally {
+      setSavingName(false);
+    }
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -68,6 +95,32 @@ export default function ProfilePage() {
           <dd className="font-medium">{formatDateTime(me.user.lastLoginAt) || '—'}</dd>
         </dl>
       </Card>
+      {me.isDemo ? null : (
+        <Card title={t('profile.nameTitle')} description={t('profile.nameHint')}>
+          <form onSubmit={(event) => void saveName(event)} noValidate className="flex flex-wrap items-end gap-3">
+            <Field label={t('profile.yourName')} error={nameError ?? undefined} className="min-w-0 flex-1">
+              <Input
+                value={currentName}
+                maxLength={120}
+                autoComplete="name"
+                onChange={(event) => {
+                  setName(event.target.value);
+                  setNameError(null);
+                }}
+              />
+            </Field>
+            <Button type="submit" loading={savingName} disabled={currentName.trim() === me.user.name}>
+              {t('profile.saveName')}
+            </Button>
+          </form>
+        </Card>
+      )}
+      {mine.data ? <PendingInvitations invitations={mine.data.invitations} /> : null}
+      {mine.data && mine.data.pharmacies.length > 1 ? (
+        <Card title={t('pharmacies.yours')} description={t('pharmacies.yoursHint')}>
+          <PharmacySwitcher me={me} tone="light" />
+        </Card>
+      ) : null}
       <Card title={t('profile.pinTitle')} description={me.user.hasPin ? t('profile.pinChange') : t('profile.pinSet')}>
         <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4">
           <Field label={t('profile.newPin')} hint={t('profile.pinHint')} error={pinError ?? undefined}>

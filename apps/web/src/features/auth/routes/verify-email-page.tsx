@@ -88,17 +88,13 @@ export default function VerifyEmailPage() {
       </AuthShell>
     );
   }
-  if (view === 'resend') {
+  if (view === 'resend' && me) {
     return (
       <AuthShell title={t('verify.resendTitle')} description={t('verify.resendBody')}>
         <MailWarning className="mx-auto mb-4 size-12 text-amber-500" aria-hidden="true" />
-        {me ? (
-          <Button className="w-full" onClick={() => void resend()} loading={resending}>
-            {t('verify.resendButton')}
-          </Button>
-        ) : (
-          <p className="text-center text-sm text-slate-600">{t('verify.signInFirst')}</p>
-        )}
+        <Button className="w-full" onClick={() => void resend()} loading={resending}>
+          {t('verify.resendButton')}
+        </Button>
         {links}
       </AuthShell>
     );
@@ -108,9 +104,19 @@ export default function VerifyEmailPage() {
       <div className="space-y-3 text-center" role="alert">
         <XCircle className="mx-auto size-12 text-red-500" aria-hidden="true" />
         <p className="text-sm text-slate-700">{message}</p>
-        <Button variant="primary" className="w-full" onClick={() => setView('resend')}>
-          {t('verify.getNewLink')}
-        </Button>
+        {/* Resending is for the signed-in user only (seed 002, Email verification): a visitor is asked to sign in. */}
+        {me ? (
+          <Button variant="primary" className="w-full" onClick={() => setView('resend')}>
+            {t('verify.getNewLink')}
+          </Button>
+        ) : (
+          <p className="text-sm text-slate-600">
+            {t('verify.signInFirst')}{' '}
+            <Link to="/login" className="font-medium text-primary hover:underline">
+              {t('verify.signIn')}
+            </Link>
+          </p>
+        )}
       </div>
       {links}
     </AuthShell>

@@ -1,20 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Member as MemberOfPharmacy } from '@pharmapoint/domain/users';
+import type { InviteMember, Member as MemberOfPharmacy, PatchMember } from '@pharmapoint/domain/users';
 import { api } from '@/lib/api';
 
 /** A member of the pharmacy as GET /api/users returns it (the server's schema, packages/domain/src/users.ts). */
 export type Member = MemberOfPharmacy;
 
-export interface InviteInput {
-  email: string;
-  name: string;
-  role: string;
-  permissions: string[] | null;
-  allowedBranchIds: string[] | null;
-  hasPosAccess: boolean;
-}
-
-export type MemberPatch = Partial<Omit<InviteInput, 'email'>> & { isActive?: boolean };
+/** POST /api/users/invite and PATCH /api/users/:id: the domain's request types (a patch edits the membership, never the person). */
+export type InviteInput = InviteMember;
+export type MemberPatch = PatchMember;
 
 export const usersQueryKey = ['users'] as const;
 

@@ -16,12 +16,7 @@ import { MemberDialog } from '@/features/users/components/member-dialog';
 
 type DialogState = { mode: 'invite' } | { mode: 'edit'; member: Member } | null;
 
-function statusOf(member: Member): 'active' | 'invited' | 'deactivated' {
-  if (!member.isActive) return 'deactivated';
-  return member.invitePending ? 'invited' : 'active';
-}
-
-const STATUS_TONE = { active: 'success', invited: 'info', deactivated: 'neutral' } as const;
+const STATUS_TONE = { active: 'success', invited: 'info', declined: 'warning', deactivated: 'neutral' } as const;
 
 export default function UsersPage() {
   const { t } = useTranslation('users');
@@ -64,7 +59,6 @@ export default function UsersPage() {
   );
 
   const selfId = me?.user.id;
-  const viewerIsOwner = Boolean(me?.membership?.isOwner);
   const updatePending = update.isPending;
   const resendPending = resend.isPending;
   const columns = useMemo(() => {
@@ -103,7 +97,7 @@ export default function UsersPage() {
         id: 'status',
         header: t('columns.status'),
         cell: ({ row }) => {
-          const status = statusOf(row.original);
+          const status = row.original.status;
           return <Badge tone={STATUS_TONE[status]}>{t(`status.${status}`)}</Badge>;
         },
       }),
@@ -115,17 +109,17 @@ export default function UsersPage() {
           const self = member.id === selfId;
           return (
             <div className="flex flex-wrap justify-end gap-2">
-              {canEdit && (!member.isOwner || viewerIsOwner) ? (
+              {canEdit && !member.isOwner && member.status !== 'declined' ? (
                 <Button variant="outline" size="sm" aria-label={t('actions.editNamed', { name: member.name })} onClick={() => setDialog({ mode: 'edit', member })}>
                   {t('actions.edit')}
                 </Button>
               ) : null}
-              {canInvite && member.invitePending && member.isActive ? (
+              {canInvite && member.invitePending && (member.isActive || member.status === 'declined') ? (
                 <Button variant="outline" size="sm" aria-label={t('actions.resendNamed', { name: member.name })} disabled={resendPending} onClick={() => void resendInvite(member)}>
                   {t('actions.resend')}
                 </Button>
               ) : null}
-              {canDeactivate && !member.isOwner && !self ? (
+              {canDeactivate && !member.isOwner && !self && member.status !== 'declined' ? (
                 member.isActive ? (
                   <Button variant="ghost" size="sm" aria-label={t('actions.deactivateNamed', { name: member.name })} onClick={() => setDeactivating(member)}>
                     {t('actions.deactivate')}
@@ -141,7 +135,7 @@ export default function UsersPage() {
         },
       }),
     ];
-  }, [t, selfId, viewerIsOwner, branchName, canEdit, canInvite, canDeactivate, resendPending, updatePending, resendInvite, setActive]);
+  }, [t, selfId, branchName, canEdit, canInvite, canDeactivate, resendPending, updatePending, resendInvite, setActive]);
 
   const body = (
     <DataTable
