@@ -245,6 +245,28 @@ describe.each(testDatabaseKinds())('settings and theme on %s', (kind) => {
     expect(await tenantSnapshot(t.db, ph.pharmacyId)).toEqual(before);
   });
 
+  it('answers each bad field with a sentence by its label; phones are Kenyan, time zones from the IANA list (decision 0033)', async () => {
+    const current = (await owner.get('/api/settings')).body.settings as Settings;
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ taxRate: 101 }, 'taxRate', 'Tax rate must be between 0 and 100 %.'],
+      [{ taxRate: 'abc' }, 'taxRate', 'Tax rate must be a number.'],
+      [{ decimalPlaces: 2.5 }, 'decimalPlaces', 'Decimal places must be a whole number.'],
+      [{ expiryAlertDays: 5000 }, 'expiryAlertDays', 'Expiry alert must be between 0 and 3,650 days.'],
+      [{ returnPolicy: 'x'.repeat(1001) }, 'returnPolicy', 'Return policy must be at most 1,000 characters.'],
+      [{ pharmacyPhone: '12345' }, 'pharmacyPhone', 'Phone must be a Kenyan number: +254 or 0, then 7 or 1, then 8 digits (e.g. 0712 345 678).'],
+      [{ timezone: 'Mars/Olympus_Mons' }, 'timezone', 'Time zone must be a name from the list, such as Africa/Nairobi.'],
+    ];
+    for (const [change, path, message] of cases) {
+      const res = await owner.put('/api/settings', { ...current, ...change });
+      expect(res.status, path).toBe(400);
+      expect(res.body.error.details.issues[0], path).toMatchObject({ path, message });
+    }
+    for (const phone of ['0712 345 678', '+254 112 345 678', '']) {
+      expect((await owner.put('/api/settings', { ...current, pharmacyPhone: phone, timezone: 'Europe/London' })).status, phone).toBe(200);
+    }
+    expect((await owner.put('/api/settings', current)).status).toBe(200);
+  });
+
   it('lets settings:business save, and refuses members without a settings permission (403)', async () => {
     const current = (await manager.get('/api/settings')).body.settings as Settings;
     const saved = await manager.put('/api/settings', { ...current, pharmacyTagline: 'Your health, our care' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, SETTINGS_SECTIONS, sanitizeSettings, settingsSchema } from './settings.ts';
+import { DEFAULT_SETTINGS, isTimeZone, SETTINGS_SECTIONS, sanitizeSettings, settingsSaveSchema, settingsSchema } from './settings.ts';
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -243,5 +243,32 @@ describe('settings screen sections', () => {
   it('places every field of the document in exactly one section', () => {
     const placed = SETTINGS_SECTIONS.flatMap((s) => s.fields.map((f) => f.key));
     expect(placed.sort()).toEqual(leafPaths(DEFAULT_SETTINGS).sort());
+  });
+});
+
+describe('settings messages, phones and time zones (decision 0033)', () => {
+  const issue = (change: Record<string, unknown>) => settingsSaveSchema.safeParse({ ...DEFAULT_SETTINGS, ...change }).error?.issues[0]?.message;
+
+  it('says what is wrong with a field by its label, never in zod words', () => {
+    expect(issue({ taxRate: 101 })).toBe('Tax rate must be between 0 and 100 %.');
+    expect(issue({ maxDiscount: -1 })).toBe('Maximum discount must be between 0 and 100 %.');
+    expect(issue({ defaultMinMargin: 100 })).toBe('Default minimum margin must be 0 % or more and below 100 %.');
+    expect(issue({ categories: ['Medicine', ' '] })).toBe('Product categories cannot have an empty line.');
+    expect(issue({ currency: 'ksh' })).toBe('Currency code must be three capital letters, such as KES.');
+  });
+
+  it('takes Kenyan phones only, on save', () => {
+    expect(issue({ pharmacyPhone: '0712 345 678' })).toBeUndefined();
+    expect(issue({ pharmacyPhone: '+254712345678' })).toBeUndefined();
+    expect(issue({ pharmacyPhone: '0812 345 678' })).toMatch(/^Phone must be a Kenyan number/);
+    // A stored document keeps what it had (the load does not drop an older free-form phone).
+    expect(sanitizeSettings({ ...DEFAULT_SETTINGS, pharmacyPhone: '020 123 4567' }).pharmacyPhone).toBe('020 123 4567');
+  });
+
+  it('knows the IANA time zones', () => {
+    expect(isTimeZone('Africa/Nairobi')).toBe(true);
+    expect(isTimeZone('UTC')).toBe(true);
+    expect(isTimeZone('Africa/Atlantis')).toBe(false);
+    expect(issue({ timezone: 'Nairobi' })).toBe('Time zone must be a name from the list, such as Africa/Nairobi.');
   });
 });

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { fieldMessage, numberField } from './errors.ts';
+import { isKenyanPhone } from './phone.ts';
 
 /**
  * The per-pharmacy settings document of seed 000 section 3 ("Settings"), its defaults (seed 000 section 9)
@@ -21,12 +23,25 @@ export const THOUSANDS_SEPARATORS = [',', '.', ' ', "'", ''] as const;
 export const DECIMAL_SEPARATORS = ['.', ','] as const;
 export const LANGUAGES = ['en', 'sw'] as const;
 
-const text = (max: number) => z.string().max(max);
-const name = z.string().trim().min(1).max(100);
-const list = (item: z.ZodString, max: number) => z.array(item).max(max);
-const wholeNumber = (min: number, max: number) => z.number().int().min(min).max(max);
-const percent = z.number().min(0).max(100);
-const localeTag = z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/).max(35);
+// Every message is a sentence about the field by its label (decision 0033).
+const text = (max: number, label = 'This field') => z.string().max(max, fieldMessage('atMost', label, { max, unit: ' characters' }));
+const itemName = (label: string, max = 100) => z.string().trim().min(1, `${label} cannot have an empty line.`).max(max, `Each line of ${label} must be at most ${max} characters.`);
+const list = (item: z.ZodString, max: number, label = 'The list') => z.array(item).max(max, fieldMessage('atMost', label, { max, unit: ' lines' }));
+const wholeNumber = (min: number, max: number, label = 'The number', unit = '') => numberField(label, min, max, { whole: true, unit });
+const percent = (label: string) => numberField(label, 0, 100, { unit: ' %' });
+const localeTag = (label: string) =>
+  z.string().max(35, fieldMessage('atMost', label, { max: 35, unit: ' characters' })).regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, `${label} must be a locale such as en-GB or en-KE.`);
+
+/** Is this an IANA time zone name the runtime knows (Africa/Nairobi, UTC)? */
+export function isTimeZone(value: string): boolean {
+  if (!/^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(value)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export const displaySettingsSchema = z.strictObject({
   showPharmacyName: z.boolean(),
@@ -43,71 +58,74 @@ export const displaySettingsSchema = z.strictObject({
 export const integrationsSchema = z.strictObject({
   mobileMoney: z.strictObject({
     enabled: z.boolean(),
-    shortcode: z.string().regex(/^\d{0,10}$/),
+    shortcode: z.string().regex(/^\d{0,10}$/, 'The M-Pesa shortcode must be up to 10 digits.'),
     consumerKey: text(200),
     consumerSecret: text(200),
     passkey: text(200),
   }),
-  insurance: z.strictObject({ enabled: z.boolean(), providers: list(name, 100) }),
-  accounting: z.strictObject({ enabled: z.boolean(), software: text(100) }),
+  insurance: z.strictObject({ enabled: z.boolean(), providers: list(itemName('Insurance providers'), 100, 'Insurance providers') }),
+  accounting: z.strictObject({ enabled: z.boolean(), software: text(100, 'Accounting software') }),
 });
 
 /** The whole settings document; strict, so a save with an unknown field is refused. */
 export const settingsSchema = z.strictObject({
   // Business
-  pharmacyName: text(120),
-  pharmacyPhone: text(30),
-  pharmacyAddress: text(300),
-  pharmacyTagline: text(150),
-  pharmacyEmail: z.union([z.literal(''), z.email().max(254)]),
-  pharmacyWebsite: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(300)]),
-  vatNumber: text(40),
-  returnPolicy: text(1000),
-  receiptFooter: text(500),
+  pharmacyName: text(120, 'Pharmacy name'),
+  pharmacyPhone: text(30, 'Phone'),
+  pharmacyAddress: text(300, 'Address'),
+  pharmacyTagline: text(150, 'Tagline'),
+  pharmacyEmail: z.union([z.literal(''), z.email().max(254)], { error: 'Email must be an email address such as info@pharmacy.co.ke.' }),
+  pharmacyWebsite: z.union([z.literal(''), z.url({ protocol: /^https?$/ }).max(300)], { error: 'Website must be a web address starting with https://.' }),
+  vatNumber: text(40, 'VAT / KRA PIN number'),
+  returnPolicy: text(1000, 'Return policy'),
+  receiptFooter: text(500, 'Receipt footer'),
   // Invoicing
-  invoicePrefix: z.string().regex(/^[A-Za-z0-9-]{0,10}$/),
-  invoiceFooter: text(500),
-  invoiceNotes: text(1000),
-  receiptFormat: z.enum(RECEIPT_FORMATS),
+  invoicePrefix: z.string().regex(/^[A-Za-z0-9-]{0,10}$/, 'Invoice prefix must be up to 10 letters, digits or hyphens.'),
+  invoiceFooter: text(500, 'Invoice footer'),
+  invoiceNotes: text(1000, 'Invoice notes'),
+  receiptFormat: z.enum(RECEIPT_FORMATS, { error: 'Choose a receipt format.' }),
   // Tax and money
-  taxRate: percent,
-  defaultTaxRate: percent,
-  currency: z.string().regex(/^[A-Z]{3}$/),
-  currencySymbol: z.string().trim().min(1).max(8),
-  dateFormat: localeTag,
-  numberFormat: localeTag,
-  timezone: z.string().regex(/^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/).max(64),
-  thousandsSeparator: z.enum(THOUSANDS_SEPARATORS),
-  decimalSeparator: z.enum(DECIMAL_SEPARATORS),
-  decimalPlaces: wholeNumber(0, 4),
+  taxRate: percent('Tax rate'),
+  defaultTaxRate: percent('Default tax rate'),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'Currency code must be three capital letters, such as KES.'),
+  currencySymbol: z.string().trim().min(1, fieldMessage('required', 'Currency symbol')).max(8, fieldMessage('atMost', 'Currency symbol', { max: 8, unit: ' characters' })),
+  dateFormat: localeTag('Date format'),
+  numberFormat: localeTag('Number format'),
+  timezone: z.string().max(64).regex(/^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/, 'Time zone must be a name from the list, such as Africa/Nairobi.'),
+  thousandsSeparator: z.enum(THOUSANDS_SEPARATORS, { error: 'Choose a thousands separator.' }),
+  decimalSeparator: z.enum(DECIMAL_SEPARATORS, { error: 'Choose a decimal separator.' }),
+  decimalPlaces: wholeNumber(0, 4, 'Decimal places'),
   // Stock
-  defaultUnitType: z.string().trim().min(1).max(40),
-  defaultLowStockThreshold: wholeNumber(0, 1_000_000),
-  defaultReorderLevel: wholeNumber(0, 1_000_000),
+  defaultUnitType: z.string().trim().min(1, fieldMessage('required', 'Default unit type')).max(40, fieldMessage('atMost', 'Default unit type', { max: 40, unit: ' characters' })),
+  defaultLowStockThreshold: wholeNumber(0, 1_000_000, 'Default low stock threshold'),
+  defaultReorderLevel: wholeNumber(0, 1_000_000, 'Default reorder level'),
   trackExpiryByDefault: z.boolean(),
-  defaultTags: list(name, 100),
-  categories: list(name, 200),
-  stockValuationMethod: z.enum(STOCK_VALUATION_METHODS),
-  expiryAlertDays: wholeNumber(0, 3650),
+  defaultTags: list(itemName('Default product tags'), 100, 'Default product tags'),
+  categories: list(itemName('Product categories'), 200, 'Product categories'),
+  stockValuationMethod: z.enum(STOCK_VALUATION_METHODS, { error: 'Choose a stock valuation method.' }),
+  expiryAlertDays: wholeNumber(0, 3650, 'Expiry alert', ' days'),
   lowStockAlertEnabled: z.boolean(),
   autoReorderEnabled: z.boolean(),
   // Pricing: a margin of 100 % or more cannot be reached (minimum price = cost / (1 - margin/100)).
-  defaultMinMargin: z.number().min(0).lt(100),
-  maxDiscount: percent,
+  defaultMinMargin: z
+    .number({ error: fieldMessage('number', 'Default minimum margin') })
+    .min(0, 'Default minimum margin must be 0 % or more and below 100 %.')
+    .lt(100, 'Default minimum margin must be 0 % or more and below 100 %.'),
+  maxDiscount: percent('Maximum discount'),
   enforceMargins: z.boolean(),
   allowSuspendWithLowMargin: z.boolean(),
   showMarginWarnings: z.boolean(),
-  marginTolerance: percent,
+  marginTolerance: percent('Margin tolerance'),
   allowOverrideMargins: z.boolean(),
   warnOnLowMargins: z.boolean(),
   // Branches
-  branches: list(name, 200),
-  defaultBranch: name,
+  branches: list(itemName('Branches'), 200, 'Branches'),
+  defaultBranch: itemName('Default branch'),
   enableBranchSpecificPricing: z.boolean(),
   allowProductBranchRestriction: z.boolean(),
   enableBranchSeparation: z.boolean(),
   // Payment
-  paymentMethods: list(z.string().trim().min(1).max(40), 30),
+  paymentMethods: list(itemName('Payment methods', 40), 30, 'Payment methods'),
   // Switches
   enableQuickSale: z.boolean(),
   enableHoldSales: z.boolean(),
@@ -493,13 +511,20 @@ export function secretsSet(settings: Settings): Record<SecretSettingsField, bool
   ) as Record<SecretSettingsField, boolean>;
 }
 
-const secretInput = z.string().max(200).nullable();
+const secretInput = z.string().max(200, 'A key must be at most 200 characters.').nullable();
+
+/** The message of a phone that is not a Kenyan number. */
+export const KENYAN_PHONE_MESSAGE = 'Phone must be a Kenyan number: +254 or 0, then 7 or 1, then 8 digits (e.g. 0712 345 678).';
 
 /**
  * PUT /api/settings: the whole document, where a secret is write-only: '' keeps the stored one (GET never sends
  * it back), null clears it, any other text replaces it.
  */
 export const settingsSaveSchema = settingsSchema.extend({
+  /** A Kenyan phone (+254 or 0, then 1 or 7, then 8 digits; decision 0033), or none. */
+  pharmacyPhone: z.string().max(30).refine((v) => v.trim() === '' || isKenyanPhone(v), KENYAN_PHONE_MESSAGE),
+  /** A time zone of the IANA list (the screen offers Intl.supportedValuesOf('timeZone')). */
+  timezone: settingsSchema.shape.timezone.refine(isTimeZone, 'Time zone must be a name from the list, such as Africa/Nairobi.'),
   integrations: integrationsSchema.extend({
     mobileMoney: integrationsSchema.shape.mobileMoney.extend({
       consumerKey: secretInput,
