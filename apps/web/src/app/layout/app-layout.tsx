@@ -14,6 +14,8 @@ import { SessionLockOverlay, useSessionLock } from '@/app/layout/session-lock';
 import { themeTitle } from '@/app/layout/theme';
 import { InitializingScreen } from '@/app/layout/initializing-screen';
 import { NoPharmacyScreen } from '@/app/layout/no-pharmacy-screen';
+import i18n, { supportedLanguages } from '@/i18n';
+import { ShellSettingsContext, useShellSettings, type ShellSettings } from '@/lib/pharmacy-settings';
 import type { MeResponse } from '@pharmapoint/domain/auth';
 import type { PermissionSubject } from '@pharmapoint/domain/permissions';
 
@@ -30,8 +32,41 @@ function WithoutPharmacy({ me }: { me: MeResponse }) {
   return <NoPharmacyScreen me={me} onLogout={() => void logout()} />;
 }
 
+/**
+ * The display settings that act on the whole page: compact mode (a smaller root font: every rem-sized text, space
+ * and control shrinks), and the pharmacy's default language for a user who has not chosen one
+ * (docs/decisions/0031).
+ */
+function useApplyDisplaySettings({ displaySettings }: ShellSettings) {
+  const { compactMode, defaultLanguage } = displaySettings;
+  useEffect(() => {
+    const root = document.documentElement;
+    root.dataset.density = compactMode ? 'compact' : 'comfortable';
+    root.style.fontSize = compactMode ? '14px' : '';
+    return () => {
+      delete root.dataset.density;
+      root.style.fontSize = '';
+    };
+  }, [compactMode]);
+  useEffect(() => {
+    let chosen: string | null = null;
+    try {
+      chosen = localStorage.getItem('pp_language');
+    } catch {
+      chosen = null;
+    }
+    const supported = (supportedLanguages as readonly string[]).includes(defaultLanguage);
+    if (!chosen && supported && i18n.language !== defaultLanguage) {
+      void i18n.changeLanguage(defaultLanguage);
+      document.documentElement.lang = defaultLanguage;
+    }
+  }, [defaultLanguage]);
+}
+
 function SignedInLayout({ me, subject }: { me: MeResponse; subject: PermissionSubject }) {
   const { t } = useTranslation('shell');
+  const settings = useShellSettings(me.pharmacy?.id);
+  useApplyDisplaySettings(settings);
   const logout = useLogout();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { pathname } = useLocation();
@@ -66,7 +101,7 @@ function SignedInLayout({ me, subject }: { me: MeResponse; subject: PermissionSu
             <button type="button" aria-label={t('nav.openMenu')} aria-expanded={drawerOpen} onClick={() => setDrawerOpen(true)} className="rounded p-1 hover:bg-white/10">
               <Menu className="size-6" aria-hidden="true" />
             </button>
-            <span className="truncate font-semibold">{themeTitle(me.pharmacy?.theme, me.pharmacy?.name)}</span>
+            {settings.displaySettings.showPharmacyName ? <span className="truncate font-semibold">{themeTitle(me.pharmacy?.theme, me.pharmacy?.name)}</span> : null}
           </header>
           <SubscriptionBanner />
           <main id="main" className="flex-1 p-4 md:p-6 lg:p-8">
@@ -78,5 +113,6 @@ function SignedInLayout({ me, subject }: { me: MeResponse; subject: PermissionSu
       {locked ? <SessionLockOverlay me={me} onUnlocked={unlock} onLogout={onLogout} /> : null}
     </div>
   );
-  return me.isDemo ? <DemoModeGuard>{shell}</DemoModeGuard> : shell;
+  const provided = <ShellSettingsContext value={settings}>{shell}</ShellSettingsContext>;
+  return me.isDemo ? <DemoModeGuard>{provided}</DemoModeGuard> : provided;
 }

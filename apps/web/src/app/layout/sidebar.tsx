@@ -25,6 +25,7 @@ import { buttonClasses } from '@/components/ui/button';
 import { NAV_BOTTOM_LINKS, NAV_GROUPS, NAV_TOP_LINKS, groupForPath, type NavGroup } from '@/app/layout/navigation';
 import { BranchSwitcher } from '@/app/layout/branch-switcher';
 import { themeTitle } from '@/app/layout/theme';
+import { useShellSettingsContext } from '@/lib/pharmacy-settings';
 
 const GROUP_ICONS: Record<NavGroup['key'], LucideIcon> = {
   products: Package,
@@ -73,16 +74,21 @@ export function Sidebar({ me, subject, onNavigate, onLogout }: SidebarProps) {
     .map((group) => ({ ...group, links: group.links.filter((link) => link.visible(subject)) }))
     .filter((group) => group.links.length > 0);
   const role = me.membership?.role ?? (me.isDemo ? 'demo' : '');
+  // The header toggles of the display settings: pharmacy name, its tagline, the user's name.
+  const { displaySettings: display, pharmacyTagline } = useShellSettingsContext();
 
   return (
     <div className="flex h-full flex-col bg-header text-white">
       <div className="space-y-2 border-b border-white/10 p-4">
-        <p className="truncate text-lg font-bold" title={me.pharmacy?.name}>
-          {themeTitle(me.pharmacy?.theme, me.pharmacy?.name)}
-        </p>
+        {display.showPharmacyName ? (
+          <p className="truncate text-lg font-bold" title={me.pharmacy?.name}>
+            {themeTitle(me.pharmacy?.theme, me.pharmacy?.name)}
+          </p>
+        ) : null}
+        {display.showTagline && pharmacyTagline.trim() ? <p className="text-xs text-slate-300">{pharmacyTagline}</p> : null}
         <BranchSwitcher me={me} />
         <div className="flex items-center justify-between gap-2">
-          <p className="truncate text-sm text-slate-200">{displayName(me)}</p>
+          {display.showUserName ? <p className="truncate text-sm text-slate-200">{displayName(me)}</p> : <span />}
           {role ? (
             <Badge tone="primary" className="bg-white/15 text-white">
               {t(`roles.${role}`, { defaultValue: role })}

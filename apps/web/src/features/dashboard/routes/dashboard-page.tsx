@@ -22,9 +22,10 @@ import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { Badge } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { formatDateTime } from '@/lib/format';
+import { formatDateTime, formatLocale } from '@/lib/format';
 import { greetingKey } from '@/features/dashboard/greeting';
 import { StockHealth } from '@/features/dashboard/components/stock-health';
+import { useShellSettingsContext, type ShellSettings } from '@/lib/pharmacy-settings';
 
 interface QuickAction {
   key: string;
@@ -45,6 +46,13 @@ const QUICK_ACTIONS: readonly QuickAction[] = [
   { key: 'settings', to: '/app/settings', icon: Settings, visible: (s) => canSeeSettings(s) },
 ];
 
+/** The hour of the day in the pharmacy's time zone (the greeting is the pharmacy's morning, not the browser's). */
+function pharmacyHour(now: Date): number {
+  const hour = new Intl.DateTimeFormat('en-GB', { hour: 'numeric', hourCycle: 'h23', timeZone: formatLocale().timezone }).format(now);
+  const parsed = Number.parseInt(hour, 10);
+  return Number.isNaN(parsed) ? now.getHours() : parsed;
+}
+
 function useNow(intervalMs: number): Date {
   const [now, setNow] = useState(() => new Date());
   useEffect(() => {
@@ -54,13 +62,22 @@ function useNow(intervalMs: number): Date {
   return now;
 }
 
-function Greeting({ me, now }: { me: MeResponse; now: Date }) {
+/**
+ * The welcome banner. Display settings: without the greeting it is titled Dashboard (the screen keeps its h1);
+ * without the user's name the greeting is said without it; the pharmacy's tagline shows under it when on.
+ */
+function Greeting({ me, now, shell }: { me: MeResponse; now: Date; shell: ShellSettings }) {
   const { t } = useTranslation('dashboard');
+  const { showGreeting, showUserName, showTagline } = shell.displaySettings;
   const name = me.user.displayName || me.user.name || me.user.email.split('@')[0] || 'User';
   const role = me.membership?.role ?? (me.isDemo ? 'demo' : null);
+  const period = greetingKey(pharmacyHour(now));
+  const heading = showGreeting ? (showUserName ? t(`greeting.${period}`, { name }) : t(`greetingNoName.${period}`)) : t('title');
+  const tagline = showTagline ? shell.pharmacyTagline.trim() : '';
   return (
     <div className="rounded-xl bg-gradient-to-r from-primary to-header p-6 text-white shadow">
-      <h1 className="text-2xl font-bold md:text-3xl">{t(`greeting.${greetingKey(now.getHours())}`, { name })}</h1>
+      <h1 className="text-2xl font-bold md:text-3xl">{heading}</h1>
+      {tagline ? <p className="mt-1 text-sm text-white/90">{tagline}</p> : null}
       <div className="mt-3 flex flex-wrap items-center gap-2 text-sm text-white/90">
         {role ? <Badge className="bg-white/20 text-white">{t(`shell:roles.${role}`, { defaultValue: role })}</Badge> : null}
         {me.branch ? <span>{t('branch', { name: me.branch.name })}</span> : null}
@@ -155,11 +172,12 @@ export default function DashboardPage() {
   const { t } = useTranslation('dashboard');
   const { me, subject, can } = usePermissions();
   const now = useNow(60_000);
+  const shell = useShellSettingsContext();
   if (!me || !subject) return null;
   const basic = isBasicUser(subject) || !can('report:sales');
   return (
     <div className="space-y-6">
-      <Greeting me={me} now={now} />
+      <Greeting me={me} now={now} shell={shell} />
       {basic ? (
         <>
           <BasicWelcome subject={subject} can={can} />
@@ -167,7 +185,7 @@ export default function DashboardPage() {
         </>
       ) : (
         <>
-          <QuickActions subject={subject} can={can} />
+          {shell.displaySettings.showQuickActions ? <QuickActions subject={subject} can={can} /> : null}
           {can('product:read') ? <StockHealth canReport={can('report:inventory')} /> : null}
           <EmptyState icon={<Receipt className="size-10" />} title={t('analytics.title')} description={t('analytics.description')} />
         </>
