@@ -23,6 +23,16 @@ export interface SettingsFieldInputProps {
   hint?: string;
 }
 
+let zoneList: string[] | undefined;
+/** The IANA time zones this browser knows, sorted; Africa/Nairobi and UTC at least. */
+export function timeZones(): string[] {
+  if (!zoneList) {
+    const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+    zoneList = [...new Set([...known, 'Africa/Nairobi', 'UTC'])].sort();
+  }
+  return zoneList;
+}
+
 /** One settings field, edited with the control its kind calls for. */
 export function SettingsFieldInput({ field, value, onChange, error, disabled, options, hint }: SettingsFieldInputProps) {
   const { t } = useTranslation('settings');
@@ -42,6 +52,16 @@ export function SettingsFieldInput({ field, value, onChange, error, disabled, op
   }
 
   const text = typeof value === 'string' ? value : '';
+  if (field.key === 'timezone') {
+    // The real IANA list of the browser (Intl.supportedValuesOf), with the stored value kept if the browser lacks it.
+    const zones = timeZones();
+    const choices = text && !zones.includes(text) ? [text, ...zones] : zones;
+    return (
+      <Field label={label} error={error} hint={hint}>
+        <Select value={text} onChange={(event) => onChange(event.target.value)} disabled={disabled} options={choices.map((zone) => ({ value: zone, label: zone.replaceAll('_', ' ') }))} />
+      </Field>
+    );
+  }
   if (field.kind === 'select') {
     const choices = options ?? field.options ?? [];
     const optionKey = field.key.split('.').pop() ?? field.key;

@@ -1,4 +1,5 @@
-import { SETTINGS_SECTIONS, settingsSchema, type Settings, type SettingsField } from '@pharmapoint/domain/settings';
+import type { FieldErrors, Resolver } from 'react-hook-form';
+import { SETTINGS_SECTIONS, settingsSaveSchema, type Settings, type SettingsField } from '@pharmapoint/domain/settings';
 
 /** What the form holds per field: text for text, numbers and lists (one item per line), booleans as they are. */
 export type FormValue = string | boolean;
@@ -61,10 +62,10 @@ export function toDocument(base: Settings, values: FormValues): unknown {
 
 export type ValidationResult = { ok: true; settings: Settings } | { ok: false; errors: Record<string, string> };
 
-/** Validates with the same schema the server uses; errors keyed by field path. */
+/** Validates with the same schema the server's save uses (settingsSaveSchema); errors keyed by field path. */
 export function validateSettings(document: unknown): ValidationResult {
-  const parsed = settingsSchema.safeParse(document);
-  if (parsed.success) return { ok: true, settings: parsed.data };
+  const parsed = settingsSaveSchema.safeParse(document);
+  if (parsed.success) return { ok: true, settings: parsed.data as Settings };
   const errors: Record<string, string> = {};
   for (const issue of parsed.error.issues) {
     // A list item's error belongs to the list field.
@@ -77,4 +78,36 @@ export function validateSettings(document: unknown): ValidationResult {
 /** The id of the section a field belongs to. */
 export function sectionOf(fieldKey: string): string | undefined {
   return SETTINGS_SECTIONS.find((section) => section.fields.some((field) => field.key === fieldKey))?.id;
+}
+
+/** The form's values as react-hook-form holds them: nested like the document (a dotted key is a path). */
+export type NestedFormValues = Record<string, unknown>;
+
+export function nestValues(values: FormValues): NestedFormValues {
+  const nested: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) writePath(nested, key, value);
+  return nested;
+}
+
+export function flattenValues(nested: NestedFormValues): FormValues {
+  const values: FormValues = {};
+  for (const field of ALL_FIELDS) {
+    const value = readPath(nested, field.key);
+    if (typeof value === 'string' || typeof value === 'boolean') values[field.key] = value;
+  }
+  return values;
+}
+
+/**
+ * react-hook-form's resolver for the settings screen: the form's text on top of the loaded document, read and
+ * validated by the domain's settingsSaveSchema; each error at its field's path (a list item's at its list).
+ */
+export function settingsResolver(base: Settings): Resolver<NestedFormValues, unknown, Settings> {
+  return (values) => {
+    const result = validateSettings(toDocument(base, flattenValues(values)));
+    if (result.ok) return { values: result.settings, errors: {} };
+    const errors: Record<string, unknown> = {};
+    for (const [key, message] of Object.entries(result.errors)) writePath(errors, key, { type: 'validate', message });
+    return { values: {}, errors: errors as FieldErrors<NestedFormValues> };
+  };
 }

@@ -4,9 +4,14 @@ import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { DEFAULT_SETTINGS, type Settings } from '@pharmapoint/domain/settings';
 import SettingsPage from '@/features/settings/routes/settings-page';
+import { setSessionHint } from '@/lib/session-hint';
 import { renderScreen, server } from '@/test/render-screen';
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'error' });
+  // The screens live under /app, but jsdom's location is '/': the hint lets the shell ask GET /api/me.
+  setSessionHint(true);
+});
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
@@ -70,5 +75,40 @@ describe('the settings screen', () => {
     await user.click(screen.getByRole('button', { name: 'Save Settings' }));
     const alerts = await screen.findAllByRole('alert');
     expect(alerts.map((alert) => alert.textContent)).toContain('You do not have permission to do this.');
+  });
+
+  it('keeps the user on the tab they saved', async () => {
+    const user = userEvent.setup();
+    const puts = serveSettings();
+    renderScreen(<SettingsPage />, { path: '/app/settings' });
+    await user.click(await screen.findByRole('tab', { name: 'Stock' }));
+    await user.clear(screen.getByLabelText('Expiry alert (days before)'));
+    await user.type(screen.getByLabelText('Expiry alert (days before)'), '45');
+    await user.click(screen.getByRole('button', { name: 'Save Settings' }));
+    await waitFor(() => expect(puts).toHaveLength(1));
+    // The document is reloaded and the editor drawn again: still on Stock.
+    await waitFor(() => expect(screen.queryByText('You have unsaved changes.')).toBeNull());
+    expect(screen.getByRole('tab', { name: 'Stock' }).getAttribute('aria-selected')).toBe('true');
+    expect((screen.getByLabelText('Expiry alert (days before)') as HTMLInputElement).value).toBe('45');
+  });
+
+  it('offers the time zone from the IANA list and checks phones as Kenyan numbers, with sentences', async () => {
+    const user = userEvent.setup();
+    const puts = serveSettings();
+    renderScreen(<SettingsPage />, { path: '/app/settings?tab=taxAndMoney', pattern: '/app/settings' });
+    const zone = (await screen.findByLabelText('Time zone')) as HTMLSelectElement;
+    expect(zone.tagName).toBe('SELECT');
+    expect(zone.value).toBe('Africa/Nairobi');
+    const zones = [...zone.options].map((o) => o.value);
+    expect(zones).toEqual(expect.arrayContaining(['Africa/Nairobi', 'Africa/Kampala', 'Europe/London', 'UTC']));
+    await user.clear(screen.getByLabelText('Tax rate (%)'));
+    await user.type(screen.getByLabelText('Tax rate (%)'), '120');
+    await user.click(screen.getByRole('tab', { name: 'Business' }));
+    await user.type(screen.getByLabelText('Phone'), '12345');
+    await user.click(screen.getByRole('button', { name: 'Save Settings' }));
+    expect(await screen.findByText('Phone must be a Kenyan number: +254 or 0, then 7 or 1, then 8 digits (e.g. 0712 345 678).')).toBeTruthy();
+    await user.click(screen.getByRole('tab', { name: 'Tax & money (1)' }));
+    expect(screen.getByText('Tax rate must be between 0 and 100 %.')).toBeTruthy();
+    expect(puts).toHaveLength(0);
   });
 });

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router';
+import { Controller, get, useForm } from 'react-hook-form';
+import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { SETTINGS_SECTIONS, type Settings } from '@pharmapoint/domain/settings';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -9,6 +10,7 @@ import { LoadingState } from '@/components/ui/loading-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { Tabs } from '@/components/ui/tabs';
 import { PermissionRequired } from '@/app/guards';
+import { formErrorText } from '@/components/ui/form';
 import { errorMessage } from '@/lib/api';
 import { formatDateTime } from '@/lib/format';
 import { toast } from '@/lib/toast';
@@ -16,7 +18,7 @@ import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useSaveSettings, useSettings } from '@/features/settings/api/settings';
 import { SettingsFieldInput } from '@/features/settings/components/settings-field';
 import { ThemeForm } from '@/features/settings/components/theme-form';
-import { sectionOf, toDocument, toFormValues, validateSettings, type FormValue, type FormValues } from '@/features/settings/components/settings-values';
+import { nestValues, sectionOf, settingsResolver, toFormValues, type FormValue, type NestedFormValues } from '@/features/settings/components/settings-values';
 
 /** Fields kept by the branches table: shown here, edited on the Branches screen. */
 const BRANCH_MANAGED = new Set(['branches', 'defaultBranch']);
@@ -36,49 +38,59 @@ export default function SettingsPage() {
   return <SettingsEditor key={query.dataUpdatedAt} settings={query.data.settings} updatedAt={query.data.updatedAt} />;
 }
 
+const TAB_IDS = new Set<string>([...SETTINGS_SECTIONS.map((section) => section.id), 'theme']);
+
+/** The open tab lives in the address (?tab=pricing): a save reloads the document but keeps the user on their tab. */
+function useSettingsTab(): [string, (tab: string) => void] {
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('tab') ?? '';
+  const tab = TAB_IDS.has(asked) ? asked : (SETTINGS_SECTIONS[0]?.id ?? 'business');
+  const setTab = (next: string) =>
+    setParams(
+      (current) => {
+        const copy = new URLSearchParams(current);
+        copy.set('tab', next);
+        return copy;
+      },
+      { replace: true },
+    );
+  return [tab, setTab];
+}
+
 function SettingsEditor({ settings, updatedAt }: { settings: Settings; updatedAt: string | null }) {
   const { t } = useTranslation('settings');
   const { can, isAdmin } = usePermissions();
   const canEditTheme = isAdmin || can('settings:system');
   const save = useSaveSettings();
-  const initial = useMemo(() => toFormValues(settings), [settings]);
-  const [values, setValues] = useState<FormValues>(initial);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const defaultValues = useMemo(() => nestValues(toFormValues(settings)), [settings]);
+  const resolver = useMemo(() => settingsResolver(settings), [settings]);
+  const { control, handleSubmit, formState } = useForm<NestedFormValues, unknown, Settings>({ resolver, defaultValues });
+  const errors = formState.errors;
+  const errorOf = (key: string): string | undefined => (get(errors, key) as { message?: string } | undefined)?.message;
   const [serverError, setServerError] = useState<string | null>(null);
-  const [tab, setTab] = useState<string>(SETTINGS_SECTIONS[0]?.id ?? 'business');
-  const dirty = useMemo(() => Object.keys(initial).some((key) => initial[key] !== values[key]), [initial, values]);
+  const [tab, setTab] = useSettingsTab();
+  const invalidCount = SETTINGS_SECTIONS.flatMap((section) => section.fields).filter((field) => errorOf(field.key)).length;
 
-  const setValue = (key: string, value: FormValue) => {
-    setValues((current) => ({ ...current, [key]: value }));
-    setErrors((current) => {
-      if (!(key in current)) return current;
-      const next = { ...current };
-      delete next[key];
-      return next;
-    });
-  };
-
-  async function onSave() {
+  async function onValid(document: Settings) {
     setServerError(null);
-    const result = validateSettings(toDocument(settings, values));
-    if (!result.ok) {
-      setErrors(result.errors);
-      const first = Object.keys(result.errors).map(sectionOf).find(Boolean);
-      if (first) setTab(first);
-      return;
-    }
-    setErrors({});
     try {
-      await save.mutateAsync(result.settings);
+      await save.mutateAsync(document);
       toast.success(t('saved'));
     } catch (error) {
-      setServerError(errorMessage(error));
+      setServerError(formErrorText(error) || errorMessage(error));
       toast.error(t('saveFailed'));
     }
   }
 
+  function onInvalid(found: typeof errors) {
+    // Open the first tab with a field to fix.
+    const first = SETTINGS_SECTIONS.flatMap((section) => section.fields.map((field) => field.key)).find((key) => get(found, key));
+    const section = first ? sectionOf(first) : undefined;
+    if (section && section !== tab && !SETTINGS_SECTIONS.find((s) => s.id === tab)?.fields.some((field) => get(found, field.key))) setTab(section);
+  }
+
   const sectionTabs = SETTINGS_SECTIONS.map((section) => {
-    const errorCount = section.fields.filter((field) => errors[field.key]).length;
+    const errorCount = section.fields.filter((field) => errorOf(field.key)).length;
     return {
       id: section.id,
       label: errorCount > 0 ? `${t(`sections.${section.id}`)} (${errorCount})` : t(`sections.${section.id}`),
@@ -88,15 +100,21 @@ function SettingsEditor({ settings, updatedAt }: { settings: Settings; updatedAt
             {section.fields.map((field) => {
               const managed = BRANCH_MANAGED.has(field.key);
               return (
-                <SettingsFieldInput
+                <Controller
                   key={field.key}
-                  field={field}
-                  value={values[field.key]}
-                  onChange={(value) => setValue(field.key, value)}
-                  error={errors[field.key]}
-                  disabled={managed}
-                  options={field.key === 'defaultBranch' ? settings.branches : undefined}
-                  hint={managed ? t('branchesHint') : undefined}
+                  control={control}
+                  name={field.key}
+                  render={({ field: control }) => (
+                    <SettingsFieldInput
+                      field={field}
+                      value={control.value as FormValue | undefined}
+                      onChange={control.onChange}
+                      error={errorOf(field.key)}
+                      disabled={managed}
+                      options={field.key === 'defaultBranch' ? settings.branches : undefined}
+                      hint={managed ? t('branchesHint') : undefined}
+                    />
+                  )}
                 />
               );
             })}
@@ -124,16 +142,16 @@ function SettingsEditor({ settings, updatedAt }: { settings: Settings; updatedAt
         title={t('title')}
         description={updatedAt ? `${t('description')} ${t('lastSaved', { date: formatDateTime(updatedAt) })}` : t('description')}
       />
-      {/* Not a <form>: the theme tab holds a form of its own and forms do not nest. */}
+      {/* Not a <form>: the theme tab holds a form of its own and forms do not nest. The tab strip wraps rather than hiding tabs off the edge. */}
       <div>
-        <Tabs items={[...sectionTabs, themeTab]} value={tab} onValueChange={setTab} label={t('tabsLabel')} />
+        <Tabs items={[...sectionTabs, themeTab]} value={tab} onValueChange={setTab} label={t('tabsLabel')} className="[&>[role=tablist]]:flex-wrap" />
         {onThemeTab ? null : (
           <div className="mt-6 flex flex-wrap items-center justify-end gap-3">
-            {Object.keys(errors).length > 0 ? (
+            {invalidCount > 0 ? (
               <p role="alert" className="mr-auto text-sm font-medium text-red-600">
                 {t('invalid')}
               </p>
-            ) : dirty ? (
+            ) : formState.isDirty ? (
               <p className="mr-auto text-sm text-slate-600">{t('unsaved')}</p>
             ) : null}
             {serverError ? (
@@ -141,7 +159,7 @@ function SettingsEditor({ settings, updatedAt }: { settings: Settings; updatedAt
                 {serverError}
               </p>
             ) : null}
-            <Button onClick={() => void onSave()} loading={save.isPending}>
+            <Button onClick={() => void handleSubmit(onValid, onInvalid)()} loading={save.isPending}>
               {t('saveSettings')}
             </Button>
           </div>
