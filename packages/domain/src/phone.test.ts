@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMpesaPhone, isKenyanPhone, isMpesaPhone, normalizeMpesaPhone, normalizePhone } from './phone.ts';
+import { formatMpesaPhone, isKenyanPhone, kenyanPhoneText, isMpesaPhone, normalizeMpesaPhone, normalizePhone } from './phone.ts';
 
 describe('phone normalisation (seed 002 section 5: "strip all non-digits; a 10-digit number starting with 0 has the 0 replaced by 254")', () => {
   it('replaces the leading 0 of a 10-digit number by 254', () => {
@@ -65,5 +65,16 @@ describe('mobile money phone (seed 002 section 5, "Mobile money phone")', () => 
   it('shows the number in groups of three', () => {
     expect(formatMpesaPhone('0712345678')).toBe('254 712 345 678');
     expect(formatMpesaPhone('07123')).toBe('254 712 3');
+  });
+});
+
+describe('kenyanPhoneText', () => {
+  it('takes nothing or a Kenyan number, else a sentence by the label', () => {
+    const schema = kenyanPhoneText('Branch phone');
+    expect(schema.parse('')).toBe('');
+    expect(schema.parse(' 0712-345-678 ')).toBe('0712-345-678');
+    expect(schema.safeParse('020 123 4567').error?.issues[0]?.message).toBe(
+      'Branch phone must be a Kenyan number: +254 or 0, then 7 or 1, then 8 digits (e.g. 0712 345 678).',
+    );
   });
 });

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Kenyan phone numbers: the contact normalisation of seed 001 section 5 and seed 002 section 5 (sales
  * analytics), the expense/contact format, and the mobile money (M-Pesa) rules of seed 002 section 5.
@@ -37,4 +39,16 @@ export function isMpesaPhone(text: string): boolean {
 /** The M-Pesa number shown in groups of three: '254 712 345 678'. */
 export function formatMpesaPhone(text: string): string {
   return normalizeMpesaPhone(text).replace(/(\d{3})(?=\d)/g, '$1 ');
+}
+
+/**
+ * A contact phone as a form or an API takes it (decision 0033): empty (no phone) or a Kenyan number, with a
+ * sentence by the field's label. Spaces and hyphens between groups are kept as typed.
+ */
+export function kenyanPhoneText(label = 'Phone') {
+  return z
+    .string()
+    .trim()
+    .max(20, `${label} must be at most 20 characters.`)
+    .refine((value) => value === '' || isKenyanPhone(value), `${label} must be a Kenyan number: +254 or 0, then 7 or 1, then 8 digits (e.g. 0712 345 678).`);
 }
