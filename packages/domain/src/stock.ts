@@ -188,6 +188,18 @@ export const adjustmentSchema = z.object({
       delta: z.number().int(),
       reasonType: z.enum(ADJUSTMENT_REASON_TYPES),
       note: z.string().nullable(),
+      /**
+       * The batches the line actually changed, from the ledger (one movement per batch), in the ledger's order:
+       * what FEFO chose, or the named batch. A batch without number has batchNumber null.
+       */
+      batches: z.array(
+        z.object({
+          batchId: z.uuid().nullable(),
+          batchNumber: z.string().nullable(),
+          expiryDate: z.string().nullable(),
+          delta: z.number().int(),
+        }),
+      ),
     }),
   ),
 });
