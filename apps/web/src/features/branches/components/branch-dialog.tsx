@@ -1,13 +1,31 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { createBranchSchema } from '@pharmapoint/domain/tenancy';
+import { kenyanPhoneText } from '@pharmapoint/domain/phone';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
+import { applyServerErrors } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { errorMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { useCreateBranch, useUpdateBranch, type Branch } from '@/features/branches/api/branches';
+
+/**
+ * The branch form: the domain's createBranchSchema, with the phone a Kenyan number or none (decision 0033).
+ * Empty address and phone are sent as null.
+ */
+const branchFormSchema = createBranchSchema.extend({ phone: kenyanPhoneText('Phone') }).transform((input) => ({
+  ...input,
+  address: input.address?.trim() || null,
+  phone: input.phone || null,
+}));
+
+type BranchFormValues = z.input<typeof branchFormSchema>;
+type BranchFormOutput = z.output<typeof branchFormSchema>;
 
 export interface BranchDialogProps {
   open: boolean;
@@ -21,34 +39,27 @@ export function BranchDialog({ open, onOpenChange, branch }: BranchDialogProps) 
   const { t } = useTranslation('branches');
   const create = useCreateBranch();
   const update = useUpdateBranch();
-  const [name, setName] = useState(branch?.name ?? '');
-  const [address, setAddress] = useState(branch?.address ?? '');
-  const [phone, setPhone] = useState(branch?.phone ?? '');
-  const [isDefault, setIsDefault] = useState(false);
-  const [nameError, setNameError] = useState<string | null>(null);
+  const { register, control, handleSubmit, setError, formState } = useForm<BranchFormValues, unknown, BranchFormOutput>({
+    resolver: zodResolver(branchFormSchema),
+    defaultValues: { name: branch?.name ?? '', address: branch?.address ?? '', phone: branch?.phone ?? '', isDefault: false },
+  });
+  const errors = formState.errors;
   const [serverError, setServerError] = useState<string | null>(null);
   const pending = create.isPending || update.isPending;
 
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
+  async function onValid(input: BranchFormOutput) {
     setServerError(null);
-    const trimmed = name.trim();
-    if (!trimmed) {
-      setNameError(t('form.nameRequired'));
-      return;
-    }
-    const input = { name: trimmed, address: address.trim() || null, phone: phone.trim() || null };
     try {
       if (branch) {
-        await update.mutateAsync({ id: branch.id, patch: input });
-        toast.success(t('updated', { name: trimmed }));
+        await update.mutateAsync({ id: branch.id, patch: { name: input.name, address: input.address, phone: input.phone } });
+        toast.success(t('updated', { name: input.name }));
       } else {
-        await create.mutateAsync({ ...input, isDefault });
-        toast.success(t('created', { name: trimmed }));
+        await create.mutateAsync({ name: input.name, address: input.address, phone: input.phone, isDefault: input.isDefault ?? false });
+        toast.success(t('created', { name: input.name }));
       }
       onOpenChange(false);
     } catch (error) {
-      setServerError(errorMessage(error));
+      setServerError(applyServerErrors(error, setError, (path) => (path === 'name' || path === 'address' || path === 'phone' ? path : null)));
     }
   }
 
@@ -68,24 +79,19 @@ export function BranchDialog({ open, onOpenChange, branch }: BranchDialogProps) 
         </>
       }
     >
-      <form id="branch-form" onSubmit={(event) => void onSubmit(event)} noValidate className="space-y-4">
-        <Field label={t('form.name')} required error={nameError}>
-          <Input
-            value={name}
-            maxLength={80}
-            onChange={(event) => {
-              setName(event.target.value);
-              setNameError(null);
-            }}
-          />
+      <form id="branch-form" onSubmit={(event) => void handleSubmit(onValid)(event)} noValidate className="space-y-4">
+        <Field label={t('form.name')} required error={errors.name?.message}>
+          <Input {...register('name')} maxLength={80} />
         </Field>
-        <Field label={t('form.address')}>
-          <Input value={address} maxLength={200} onChange={(event) => setAddress(event.target.value)} />
+        <Field label={t('form.address')} error={errors.address?.message}>
+          <Input {...register('address')} maxLength={200} />
         </Field>
-        <Field label={t('form.phone')}>
-          <Input type="tel" value={phone} maxLength={20} onChange={(event) => setPhone(event.target.value)} />
+        <Field label={t('form.phone')} error={errors.phone?.message} hint={t('form.phoneHint')}>
+          <Input type="tel" {...register('phone')} maxLength={20} />
         </Field>
-        {branch ? null : <Checkbox label={t('form.isDefault')} checked={isDefault} onCheckedChange={setIsDefault} />}
+        {branch ? null : (
+          <Controller control={control} name="isDefault" render={({ field }) => <Checkbox label={t('form.isDefault')} checked={field.value ?? false} onCheckedChange={field.onChange} />} />
+        )}
         {serverError ? (
           <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">
             {serverError}
