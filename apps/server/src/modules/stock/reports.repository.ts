@@ -45,32 +45,31 @@ export async function findBranchSummaries(
   alertDays: number,
   branchIds: readonly string[] | null,
 ): Promise<BranchSummary[]> {
+  // Low and out pairs come from stock_alerts (kept by triggers, migration 0015); good = active products - low - out.
+  // Batches: only those expired or expiring within the window (batches_expiry, a partial index on stock > 0).
   const rows = await q.query<BranchSummaryRow>(
-    `WITH status AS (
-       SELECT br.id AS branch_id,
-              count(*) FILTER (WHERE COALESCE(bp.quantity, 0) <= 0)::int AS out,
-              count(*) FILTER (WHERE COALESCE(bp.quantity, 0) > 0
-                                 AND bp.quantity <= COALESCE(bp.low_stock_threshold, p.low_stock_threshold, ${DEFAULT_LOW_STOCK_THRESHOLD}))::int AS low,
-              count(*) FILTER (WHERE COALESCE(bp.quantity, 0) > COALESCE(bp.low_stock_threshold, p.low_stock_threshold, ${DEFAULT_LOW_STOCK_THRESHOLD}))::int AS good
-         FROM branches br
-         JOIN products p ON p.pharmacy_id = br.pharmacy_id AND p.is_active
-         LEFT JOIN branch_products bp ON bp.pharmacy_id = br.pharmacy_id AND bp.branch_id = br.id AND bp.product_id = p.id
-        WHERE br.pharmacy_id = $1
-        GROUP BY br.id),
+    `WITH alerts AS (
+       SELECT a.branch_id, count(*) FILTER (WHERE a.status = 'out')::int AS out, count(*) FILTER (WHERE a.status = 'low')::int AS low
+         FROM stock_alerts a
+        WHERE a.pharmacy_id = $1 AND ($4::uuid[] IS NULL OR a.branch_id = ANY($4::uuid[]))
+        GROUP BY a.branch_id),
+     active AS (SELECT count(*)::int AS n FROM products p WHERE p.pharmacy_id = $1 AND p.is_active),
      expiry AS (
        SELECT b.branch_id,
               count(*) FILTER (WHERE b.expiry_date < $2::date)::int AS expired_batches,
               COALESCE(sum(b.quantity) FILTER (WHERE b.expiry_date < $2::date), 0)::int AS expired_quantity,
-              count(*) FILTER (WHERE b.expiry_date >= $2::date AND b.expiry_date <= $2::date + $3::int)::int AS near_batches,
-              COALESCE(sum(b.quantity) FILTER (WHERE b.expiry_date >= $2::date AND b.expiry_date <= $2::date + $3::int), 0)::int AS near_quantity
+              count(*) FILTER (WHERE b.expiry_date >= $2::date)::int AS near_batches,
+              COALESCE(sum(b.quantity) FILTER (WHERE b.expiry_date >= $2::date), 0)::int AS near_quantity
          FROM batches b
-        WHERE b.pharmacy_id = $1 AND b.quantity > 0
+        WHERE b.pharmacy_id = $1 AND b.quantity > 0 AND b.expiry_date <= $2::date + $3::int
         GROUP BY b.branch_id)
-     SELECT br.id AS branch_id, br.name AS branch_name, COALESCE(s.out, 0) AS out, COALESCE(s.low, 0) AS low, COALESCE(s.good, 0) AS good,
+     SELECT br.id AS branch_id, br.name AS branch_name, COALESCE(s.out, 0) AS out, COALESCE(s.low, 0) AS low,
+            active.n - COALESCE(s.out, 0) - COALESCE(s.low, 0) AS good,
             COALESCE(e.expired_batches, 0) AS expired_batches, COALESCE(e.expired_quantity, 0) AS expired_quantity,
             COALESCE(e.near_batches, 0) AS near_batches, COALESCE(e.near_quantity, 0) AS near_quantity
        FROM branches br
-       LEFT JOIN status s ON s.branch_id = br.id
+       CROSS JOIN active
+       LEFT JOIN alerts s ON s.branch_id = br.id
        LEFT JOIN expiry e ON e.branch_id = br.id
       WHERE br.pharmacy_id = $1 AND br.is_active AND ($4::uuid[] IS NULL OR br.id = ANY($4::uuid[]))
       ORDER BY br.is_default DESC, br.name`,
@@ -186,22 +185,18 @@ export async function findExpiringBatches(
 
 // ------------------------------------------------------------------------------------------- low stock report
 
-const LOW_STOCK_BASE = `WITH stock AS (
-     SELECT p.id AS product_id, p.name AS product_name, p.sku, p.category, br.id AS branch_id, br.name AS branch_name,
-            br.is_default, COALESCE(bp.quantity, 0) AS quantity,
-            COALESCE(bp.low_stock_threshold, p.low_stock_threshold, ${DEFAULT_LOW_STOCK_THRESHOLD}) AS threshold,
-            p.reorder_level
-       FROM branches br
-       JOIN products p ON p.pharmacy_id = br.pharmacy_id AND p.is_active
-       LEFT JOIN branch_products bp ON bp.pharmacy_id = br.pharmacy_id AND bp.branch_id = br.id AND bp.product_id = p.id
-      WHERE br.pharmacy_id = $1 AND br.is_active AND ($2::uuid[] IS NULL OR br.id = ANY($2::uuid[]))),
-   flagged AS (
-     SELECT *, CASE WHEN quantity <= 0 THEN 'out' ELSE 'low' END AS status FROM stock WHERE quantity <= 0 OR quantity <= threshold)`;
+/**
+ * The low and out pairs of active branches, from stock_alerts (migration 0015: kept by triggers in the transaction
+ * of every change, so the report reads only the flagged pairs, in the order of its index).
+ */
+const LOW_STOCK_FROM = `FROM stock_alerts a
+       JOIN branches br ON br.pharmacy_id = a.pharmacy_id AND br.id = a.branch_id AND br.is_active
+      WHERE a.pharmacy_id = $1 AND ($2::uuid[] IS NULL OR a.branch_id = ANY($2::uuid[]))`;
 
 /** How many product-branch pairs are low and out. */
 export async function countLowStock(q: Queryable, pharmacyId: string, branchIds: readonly string[] | null): Promise<LowStockResponse['counts']> {
   const [row] = await q.query<{ low: number; out: number }>(
-    `${LOW_STOCK_BASE} SELECT count(*) FILTER (WHERE status = 'low')::int AS low, count(*) FILTER (WHERE status = 'out')::int AS out FROM flagged`,
+    `SELECT count(*) FILTER (WHERE a.status = 'low')::int AS low, count(*) FILTER (WHERE a.status = 'out')::int AS out ${LOW_STOCK_FROM}`,
     [pharmacyId, branchIds],
   );
   return { low: row?.low ?? 0, out: row?.out ?? 0 };
@@ -235,7 +230,7 @@ function toLowStockItem(r: LowStockRow): LowStockItem {
   };
 }
 
-/** One page of low and out pairs: out first, then low; by product name and branch. */
+/** One page of low and out pairs: out first, then low; by product name (then product) and branch. */
 export async function findLowStock(
   q: Queryable,
   pharmacyId: string,
@@ -243,12 +238,17 @@ export async function findLowStock(
   page: { limit: number; offset: number },
 ): Promise<LowStockItem[]> {
   const rows = await q.query<LowStockRow>(
-    `${LOW_STOCK_BASE}
-     SELECT product_id, product_name, sku, category, branch_id, branch_name, quantity, threshold, reorder_level, status
-       FROM flagged
-      WHERE ($3::text IS NULL OR status = $3::text)
-      ORDER BY CASE status WHEN 'out' THEN 0 ELSE 1 END, product_name, is_default DESC, branch_name, product_id
-      LIMIT $4 OFFSET $5`,
+    `WITH page AS (
+       SELECT a.product_id, a.product_name, a.branch_id, br.name AS branch_name, br.is_default, a.status
+         ${LOW_STOCK_FROM} AND ($3::text IS NULL OR a.status = $3::text)
+        ORDER BY a.status DESC, a.product_name, a.product_id, br.is_default DESC, br.name
+        LIMIT $4 OFFSET $5)
+     SELECT page.product_id, page.product_name, p.sku, p.category, page.branch_id, page.branch_name, COALESCE(bp.quantity, 0) AS quantity,
+            COALESCE(bp.low_stock_threshold, p.low_stock_threshold, ${DEFAULT_LOW_STOCK_THRESHOLD}) AS threshold, p.reorder_level, page.status
+       FROM page
+       JOIN products p ON p.pharmacy_id = $1 AND p.id = page.product_id
+       LEFT JOIN branch_products bp ON bp.pharmacy_id = $1 AND bp.branch_id = page.branch_id AND bp.product_id = page.product_id
+      ORDER BY page.status DESC, page.product_name, page.product_id, page.is_default DESC, page.branch_name`,
     [pharmacyId, filter.branchIds, filter.status, page.limit, page.offset],
   );
   return rows.map(toLowStockItem);
