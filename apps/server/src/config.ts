@@ -13,6 +13,8 @@ export interface Config {
   /** Optional: the login role request transactions connect as (only a member of pharmapoint_app). */
   appDatabaseUrl?: string;
   dataDir: string;
+  /** PGlite waits for the disk at every COMMIT (PGLITE_FSYNC=off to turn it off; decision 0018). */
+  embeddedFsync: boolean;
   /** Public origin used in emailed links. */
   publicUrl: string;
   /** SMTP server for real email; when absent, email stays in the outbox and shows at /dev/mailbox. */
@@ -70,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     appDatabaseUrl: env.APP_DATABASE_URL || undefined,
     dataDir: env.DATA_DIR ?? path.join(ROOT, 'data'),
+    embeddedFsync: env.PGLITE_FSYNC !== 'off' && env.PGLITE_FSYNC !== 'false',
     publicUrl,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'PharmaPoint <no-reply@pharmapoint.local>',

@@ -9,7 +9,7 @@ import { createMaintenance } from './platform/maintenance.ts';
 
 const config = loadConfig();
 if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
-const db = await openDatabase({ databaseUrl: config.databaseUrl, appDatabaseUrl: config.appDatabaseUrl, dataDir: config.dataDir });
+const db = await openDatabase({ databaseUrl: config.databaseUrl, appDatabaseUrl: config.appDatabaseUrl, dataDir: config.dataDir, durable: config.embeddedFsync });
 const applied = await migrate(db);
 if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
 let seeded = false;
@@ -27,7 +27,7 @@ maintenance.start();
 
 console.log(`\nPharmaPoint is running at ${config.publicUrl}`);
 console.log(`Listening on ${config.host}:${config.port}${config.host === '127.0.0.1' ? ' (this machine only; HOST=0.0.0.0 to accept other machines)' : ''}`);
-console.log(`Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`}`);
+console.log(`Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}${config.embeddedFsync ? '' : ' (PGLITE_FSYNC=off: a power cut can lose recent commits)'}`}`);
 console.log(`Email: ${mailer.smtpConfigured ? 'SMTP (SMTP_URL)' : `not configured; read it at ${config.publicUrl}/dev/mailbox`}`);
 // The sign-in table only when the demo data was just seeded (every password is in the README too).
 if (seeded) console.log('\nSeeded sign-in details:\n' + SEEDED_USERS_TABLE);

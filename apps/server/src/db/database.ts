@@ -1,5 +1,7 @@
-import { PGlite } from '@electric-sql/pglite';
+import { fdatasyncSync } from 'node:fs';
+import { PGlite, type PGliteInterface } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { NodeFS } from '@electric-sql/pglite/nodefs';
 import pg from 'pg';
 
 /**
@@ -99,9 +101,65 @@ function scopeStatement(scope: TransactionScope): string {
   return `SELECT set_config('role', '${APP_ROLE}', true), set_config('app.pharmacy_id', ${literal(scope.pharmacyId ?? '')}, true), set_config('app.user_id', ${literal(scope.userId ?? '')}, true)`;
 }
 
+/**
+ * Durability of the embedded database (issue 7 item 11, docs/decisions/0018). PGlite as shipped starts PostgreSQL with
+ * `-F` (fsync off), and its Node filesystem (Emscripten's NODEFS) has no fsync operation, so a commit reached the
+ * operating system's cache but never the disk: a power cut could lose sales the till was told were saved. On a data
+ * directory we start PostgreSQL with fsync on and wal_sync_method=fsync (its fdatasync is a no-op stub in PGlite's
+ * build, its fsync() reaches the filesystem), and give NODEFS an fsync that calls fdatasync(2) on the file (or
+ * directory). Every COMMIT then waits for its WAL to be on disk, as on a PostgreSQL server with default settings.
+ */
+const DURABLE_START_PARAMS = [...(PGlite as unknown as { defaultStartParams: string[] }).defaultStartParams.filter((p) => p !== '-F'), '-c', 'fsync=on', '-c', 'wal_sync_method=fsync', '-c', 'synchronous_commit=on'];
+
+let embeddedSyncs = 0;
+/** How many fsyncs the embedded databases of this process asked the disk for (tests read it). */
+export function embeddedSyncCount(): number {
+  return embeddedSyncs;
+}
+
+interface NodefsStream {
+  nfd?: number;
+}
+interface EmscriptenModule {
+  NODEFS: { stream_ops: { fsync?: (stream: NodefsStream) => number } };
+}
+
+/** PGlite's NodeFS with an fsync that reaches the disk. */
+class DurableNodeFS extends NodeFS {
+  override async init(pg: Parameters<NodeFS['init']>[0], opts: Parameters<NodeFS['init']>[1]): ReturnType<NodeFS['init']> {
+    const result = await super.init(pg, opts);
+    const giveFsync = (module: EmscriptenModule) => {
+      module.NODEFS.stream_ops.fsync = (stream) => {
+        if (stream.nfd !== undefined) {
+          fdatasyncSync(stream.nfd);
+          embeddedSyncs++;
+        }
+        return 0;
+      };
+    };
+    const preRun = result.emscriptenOpts.preRun ?? [];
+    result.emscriptenOpts.preRun = [giveFsync as unknown as (typeof preRun)[number], ...preRun];
+    return result;
+  }
+}
+
+export interface PgliteOptions {
+  /** Start from a dumpDataDir() tarball (tests). */
+  loadDataDir?: Blob;
+  /**
+   * Make every COMMIT wait for the disk (default true on a data directory; memory has no disk). PGLITE_FSYNC=off
+   * turns it off for throwaway data (faster, and a power cut can lose the last seconds of commits).
+   */
+  durable?: boolean;
+}
+
 /** Embedded PostgreSQL (PGlite): a directory on disk, or memory when dataDir is undefined; loadDataDir starts it from a dumpDataDir() tarball (tests). */
-export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Database> {
-  const db = await PGlite.create({ ...(dataDir ? { dataDir } : {}), ...(loadDataDir ? { loadDataDir } : {}), extensions: { pg_trgm }, parsers: COLUMN_PARSERS });
+export async function openPglite(dataDir?: string, loadDataDirOrOptions?: Blob | PgliteOptions): Promise<Database> {
+  const options: PgliteOptions = loadDataDirOrOptions instanceof Blob ? { loadDataDir: loadDataDirOrOptions } : (loadDataDirOrOptions ?? {});
+  const { loadDataDir } = options;
+  const durable = Boolean(dataDir) && options.durable !== false;
+  const storage = dataDir ? (durable ? { fs: new DurableNodeFS(dataDir), startParams: DURABLE_START_PARAMS } : { dataDir }) : {};
+  const db: PGliteInterface = await PGlite.create({ ...storage, ...(loadDataDir ? { loadDataDir } : {}), extensions: { pg_trgm }, parsers: COLUMN_PARSERS });
   const owner: Queryable = {
     async query<T>(sql: string, params?: readonly unknown[]) {
       const result = await db.query<T>(sql, params ? [...params] : undefined);
@@ -250,6 +308,8 @@ export async function openPostgres(connectionString: string, options: { max?: nu
 }
 
 /** DATABASE_URL picks a PostgreSQL server (APP_DATABASE_URL its request role); otherwise PGlite in dataDir. */
-export async function openDatabase(options: { databaseUrl?: string; appDatabaseUrl?: string; dataDir?: string }): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, { appConnectionString: options.appDatabaseUrl }) : openPglite(options.dataDir);
+export async function openDatabase(options: { databaseUrl?: string; appDatabaseUrl?: string; dataDir?: string; durable?: boolean }): Promise<Database> {
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, { appConnectionString: options.appDatabaseUrl })
+    : openPglite(options.dataDir, { durable: options.durable });
 }
