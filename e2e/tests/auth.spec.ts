@@ -93,11 +93,27 @@ test('the offline banner shows while the browser is offline', async ({ page, con
   await expect(page.getByText('You are currently offline')).toBeHidden();
 });
 
-test('email verification links: a malformed link, a used or unknown code, and resending while signed out', async ({ page }) => {
+test('email verification links: a malformed link, a used or unknown code, and no resend while signed out', async ({ page }) => {
   await page.goto('/verify-email?mode=resetPassword&oobCode=abc');
   await expect(page.getByText('Invalid verification link. Please request a new verification email.')).toBeVisible();
   await page.goto('/verify-email?mode=verifyEmail&oobCode=not-a-real-code');
   await expect(page.getByText('This link has expired or already been used.').first()).toBeVisible();
-  await page.getByRole('button', { name: 'Resend Verification Email' }).first().click();
+  // Resending is for the signed-in user only (seed 002): a visitor is asked to sign in, and offered no button.
   await expect(page.getByText('Please sign in first to resend verification email.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Resend Verification Email' })).toHaveCount(0);
+  await signInAs(page, 'owner');
+  await page.goto('/verify-email?mode=verifyEmail&oobCode=not-a-real-code');
+  await expect(page.getByRole('button', { name: 'Resend Verification Email' })).toBeVisible();
+});
+
+test('forgot password: an unknown email is told so, and a known one that the link was sent', async ({ page }) => {
+  await page.goto('/forgot-password');
+  await page.getByLabel('Email').fill('nobody-here@afyabora.test');
+  await page.getByRole('button', { name: 'Send Reset Link' }).click();
+  await expect(page.getByText('No account found with this email address.')).toBeVisible();
+  await page.getByLabel('Email').fill(USERS.staff);
+  await page.getByRole('button', { name: 'Send Reset Link' }).click();
+  await expect(page.getByRole('heading', { name: 'Check Your Email' })).toBeVisible();
+  await expect(page.getByText(`A password reset link has been sent to ${USERS.staff}.`)).toBeVisible();
+  await expect(page.getByText(/if an account exists/i)).toHaveCount(0);
 });

@@ -80,21 +80,28 @@ test('the owner edits, resends, deactivates and reactivates an invited member', 
 
   await row.getByRole('button', { name: 'Edit Kamau Staff' }).click();
   const edit = page.getByRole('dialog', { name: 'Edit Kamau Staff' });
-  await expect(edit.getByRole('textbox', { name: 'Email', exact: true })).toBeDisabled();
-  await edit.getByRole('textbox', { name: 'Name', exact: true }).fill('Kamau Inventory');
+  // The pharmacy edits the membership, never the person: no name or email to change.
+  await expect(edit.getByRole('textbox', { name: 'Email', exact: true })).toHaveCount(0);
+  await expect(edit.getByRole('textbox', { name: 'Name', exact: true })).toHaveCount(0);
   await edit.getByRole('combobox', { name: 'Role', exact: true }).selectOption('inventory');
+  await edit.getByLabel('Only these branches').check();
+  await edit.getByRole('button', { name: 'Save Changes' }).click();
+  // The domain's rule, in the browser: at least one branch.
+  await expect(edit.getByText('Choose at least one branch')).toBeVisible();
+  await edit.getByLabel('Main Branch').check();
   await edit.getByRole('button', { name: 'Save Changes' }).click();
   await expect(edit).toBeHidden();
-  await expect(row).toContainText('Kamau Inventory');
+  await expect(row).toContainText('Kamau Staff');
   await expect(row).toContainText('Inventory');
+  await expect(row).toContainText('Main Branch');
 
-  await row.getByRole('button', { name: 'Resend invite to Kamau Inventory' }).click();
+  await row.getByRole('button', { name: 'Resend invite to Kamau Staff' }).click();
   await expect(page.getByText(`Invitation sent to ${email}`).last()).toBeVisible();
 
-  await row.getByRole('button', { name: 'Deactivate Kamau Inventory' }).click();
-  await page.getByRole('dialog', { name: 'Deactivate Kamau Inventory?' }).getByRole('button', { name: 'Deactivate' }).click();
+  await row.getByRole('button', { name: 'Deactivate Kamau Staff' }).click();
+  await page.getByRole('dialog', { name: 'Deactivate Kamau Staff?' }).getByRole('button', { name: 'Deactivate' }).click();
   await expect(row).toContainText('Deactivated');
-  await row.getByRole('button', { name: 'Reactivate Kamau Inventory' }).click();
+  await row.getByRole('button', { name: 'Reactivate Kamau Staff' }).click();
   await expect(row).toContainText('Invited');
 });
 
