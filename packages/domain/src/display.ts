@@ -21,3 +21,47 @@ export function formatCountdown(seconds: number): string {
   const minutes = Math.floor(total / 60);
   return `${minutes}:${String(total % 60).padStart(2, '0')}`;
 }
+
+/** Unit words that do not take an s (abbreviations and measures). */
+const INVARIABLE_UNITS = new Set(['ml', 'l', 'g', 'kg', 'mg', 'mcg', 'iu', 'cm', 'm']);
+
+/** The singular of a unit word as people store it ('pieces' -> 'piece', 'boxes' -> 'box', 'pack' stays). */
+export function singularUnit(word: string): string {
+  const w = word.trim();
+  const lower = w.toLowerCase();
+  if (INVARIABLE_UNITS.has(lower)) return w;
+  if (/(ch|sh|x|ss)es$/i.test(w)) return w.slice(0, -2);
+  if (/ies$/i.test(w) && w.length > 4) return `${w.slice(0, -3)}y`;
+  if (/[^s]s$/i.test(w)) return w.slice(0, -1);
+  return w;
+}
+
+/** The plural of a unit word ('piece' -> 'pieces', 'box' -> 'boxes', 'ml' stays). */
+export function pluralUnit(word: string): string {
+  const one = singularUnit(word);
+  const lower = one.toLowerCase();
+  if (INVARIABLE_UNITS.has(lower) || one === '') return one;
+  if (/(ch|sh|x|s|z)$/i.test(one)) return `${one}es`;
+  if (/[^aeiou]y$/i.test(one)) return `${one.slice(0, -1)}ies`;
+  return `${one}s`;
+}
+
+/** A count of a unit as a person writes it: '1 piece', '3 pieces', '0 pieces', '250 ml'. */
+export function formatQuantity(count: number, unit: string): string {
+  const word = Math.abs(count) === 1 ? singularUnit(unit) : pluralUnit(unit);
+  return word ? `${count.toLocaleString('en-GB')} ${word}` : count.toLocaleString('en-GB');
+}
+
+/**
+ * A product's package as a person writes it: '1 piece' when the package is one unit, else '1 pack of 100 tablets'
+ * (a count of packages: '2 packs of 100'; pieces go unsaid). Seed 000 section 3: PackageSize, PackageType, unit.
+ */
+export function formatPackage(pkg: { packageSize: number; packageType: string; unit: string }, count = 1): string {
+  const unit = pkg.unit.trim() || 'piece';
+  const type = pkg.packageType.trim();
+  const sameWord = singularUnit(type).toLowerCase() === singularUnit(unit).toLowerCase();
+  if (pkg.packageSize <= 1 || type === '' || sameWord) return formatQuantity(count * Math.max(1, pkg.packageSize), unit);
+  const packages = formatQuantity(count, type);
+  const content = singularUnit(unit).toLowerCase() === 'piece' ? pkg.packageSize.toLocaleString('en-GB') : formatQuantity(pkg.packageSize, unit);
+  return `${packages} of ${content}`;
+}

@@ -35,7 +35,46 @@ interface AdjustmentItemRow {
   note: string | null;
 }
 
-function toAdjustment(row: AdjustmentRow, items: readonly AdjustmentItemRow[]): Adjustment {
+interface AdjustmentMovementRow {
+  adjustment_id: string;
+  product_id: string;
+  batch_id: string | null;
+  batch_number: string | null;
+  expiry_date: string | null;
+  delta: number;
+}
+
+type AdjustmentBatch = Adjustment['items'][number]['batches'][number];
+
+/**
+ * The batches each line took, from the ledger: the movements of an adjustment are written line by line in the
+ * request's order (one per batch), so walking them in the ledger's order and giving each line the movements of its
+ * product until they add up to its change attributes every movement, even with two lines for one product.
+ */
+function batchesByLine(items: readonly AdjustmentItemRow[], movements: readonly AdjustmentMovementRow[]): Map<string, AdjustmentBatch[]> {
+  const result = new Map<string, AdjustmentBatch[]>();
+  const pending = new Map<string, AdjustmentMovementRow[]>();
+  for (const m of movements) {
+    const key = `${m.adjustment_id}:${m.product_id}`;
+    const list = pending.get(key) ?? [];
+    list.push(m);
+    pending.set(key, list);
+  }
+  for (const item of items) {
+    const queue = pending.get(`${item.adjustment_id}:${item.product_id}`) ?? [];
+    const taken: AdjustmentBatch[] = [];
+    let total = 0;
+    while (queue.length > 0 && total !== item.delta) {
+      const m = queue.shift()!;
+      total += m.delta;
+      taken.push({ batchId: m.batch_id, batchNumber: m.batch_number, expiryDate: m.expiry_date, delta: m.delta });
+    }
+    result.set(item.id, taken);
+  }
+  return result;
+}
+
+function toAdjustment(row: AdjustmentRow, items: readonly AdjustmentItemRow[], batches: ReadonlyMap<string, AdjustmentBatch[]>): Adjustment {
   return {
     id: row.id,
     branchId: row.branch_id,
@@ -55,6 +94,7 @@ function toAdjustment(row: AdjustmentRow, items: readonly AdjustmentItemRow[]): 
         delta: i.delta,
         reasonType: i.reason_type,
         note: i.note,
+        batches: batches.get(i.id) ?? [],
       })),
   };
 }
@@ -93,7 +133,16 @@ export async function findAdjustments(q: Queryable, pharmacyId: string, filter: 
       ORDER BY i.adjustment_id, i.position`,
     [pharmacyId, heads.map((h) => h.id)],
   );
-  return heads.map((h) => toAdjustment(h, items));
+  const movements = await q.query<AdjustmentMovementRow>(
+    `SELECT m.reference_id AS adjustment_id, m.product_id, m.batch_id, bt.batch_number, bt.expiry_date, m.delta
+       FROM stock_movements m
+       LEFT JOIN batches bt ON bt.pharmacy_id = m.pharmacy_id AND bt.id = m.batch_id
+      WHERE m.pharmacy_id = $1 AND m.reference_type = 'stock_adjustment' AND m.reference_id = ANY($2::text[]) AND m.kind = 'adjustment'
+      ORDER BY m.sequence, m.id`,
+    [pharmacyId, heads.map((h) => h.id)],
+  );
+  const batches = batchesByLine(items, movements);
+  return heads.map((h) => toAdjustment(h, items, batches));
 }
 
 export async function countAdjustments(q: Queryable, pharmacyId: string, filter: AdjustmentFilter): Promise<number> {

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ArrowLeft, PackagePlus, Pencil, SlidersHorizontal } from 'lucide-react';
 import { STOCK_MOVEMENT_KINDS, type StockMovementKind } from '@pharmapoint/domain/stock';
 import type { ProductDetailResponse } from '@pharmapoint/domain/products';
+import { formatPackage } from '@pharmapoint/domain/display';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -100,7 +101,7 @@ function ProductHistory({ detail }: { detail: ProductDetailResponse }) {
       <Card title={t('history.details')}>
         <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
           <Detail label={t('fields.barcodes')} value={p.barcodes.join(', ') || '—'} />
-          <Detail label={t('fields.packageSize')} value={`${p.packageSize} ${p.packageType} (${p.unit})`} />
+          <Detail label={t('fields.packageSize')} value={formatPackage(p)} />
           <Detail label={t('fields.isDda')} value={p.isDda ? t('yes') : t('no')} />
           <Detail label={t('fields.taxApplied')} value={p.taxApplied ? formatPercent(p.taxRateBasisPoints / 100) : t('no')} />
           <Detail label={t('fields.minMargin')} value={p.minMarginBasisPoints === null ? t('history.defaultMargin') : formatPercent(p.minMarginBasisPoints / 100)} />
@@ -133,8 +134,9 @@ function ProductHistory({ detail }: { detail: ProductDetailResponse }) {
                 <Th numeric>{t('branchColumns.sellingPrice')}</Th>
                 <Th numeric>{t('branchColumns.purchasePrice')}</Th>
                 <Th numeric>{t('branchColumns.minSellingPrice')}</Th>
-                <Th numeric>{t('branchColumns.margin')}</Th>
-                <Th numeric>{t('branchColumns.markup')}</Th>
+                <Th numeric>
+                  {t('branchColumns.margin')} / {t('branchColumns.markup')}
+                </Th>
                 <Th>{t('branchColumns.available')}</Th>
               </Tr>
             </THead>
@@ -162,8 +164,9 @@ function ProductHistory({ detail }: { detail: ProductDetailResponse }) {
                     <Td numeric className="whitespace-nowrap">{formatMoney(b.sellingPriceCents)}</Td>
                     <Td numeric className="whitespace-nowrap">{formatMoney(b.purchasePriceCents)}</Td>
                     <Td numeric className="whitespace-nowrap">{formatMoney(b.minimumSellingPriceCents)}</Td>
-                    <Td numeric>{b.marginPercent === null ? '—' : formatPercent(b.marginPercent)}</Td>
-                    <Td numeric>{b.markupPercent === null ? '—' : formatPercent(b.markupPercent)}</Td>
+                    <Td numeric className="whitespace-nowrap">
+                      {b.marginPercent === null ? '—' : formatPercent(b.marginPercent)} / {b.markupPercent === null ? '—' : formatPercent(b.markupPercent)}
+                    </Td>
                     <Td>{b.isAvailable ? t('yes') : t('no')}</Td>
                   </Tr>
                 );

@@ -6,7 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { DataTable, dataTableColumns } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { errorMessage } from '@/lib/api';
-import { formatDateTime, formatNumber } from '@/lib/format';
+import { formatDate, formatDateTime, formatNumber } from '@/lib/format';
 import { useAdjustments } from '@/features/stock/api/stock';
 
 /** One table row: a line of an adjustment (the date shows on the adjustment's first line only). */
@@ -14,6 +14,29 @@ interface AdjustmentLine {
   adjustment: Adjustment;
   item: Adjustment['items'][number];
   isFirst: boolean;
+}
+
+/**
+ * The batches a line actually changed (from the ledger), not the rule that chose them: one batch by its number,
+ * several as a list with each one's change; the expiry date in the tooltip.
+ */
+function LineBatches({ item }: { item: Adjustment['items'][number] }) {
+  const { t } = useTranslation('stock');
+  const name = (batchNumber: string | null) => batchNumber ?? t('products:history.unbatched');
+  if (item.batches.length === 0) return <>{item.batchNumber ?? '—'}</>;
+  if (item.batches.length === 1) {
+    const [only] = item.batches;
+    return <span title={only!.expiryDate ? formatDate(only!.expiryDate) : undefined}>{name(only!.batchNumber)}</span>;
+  }
+  return (
+    <ul className="space-y-0.5">
+      {item.batches.map((batch, index) => (
+        <li key={`${batch.batchId ?? 'none'}-${index}`} className="whitespace-nowrap" title={batch.expiryDate ? formatDate(batch.expiryDate) : undefined}>
+          {name(batch.batchNumber)} <span className="text-slate-500">({batch.delta > 0 ? '+' : ''}{formatNumber(batch.delta)})</span>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 /** Stock adjustments (newest first) with their lines; paged when onPageChange is given. */
@@ -73,7 +96,7 @@ export function AdjustmentsTable({
           </span>
         ),
       }),
-      column.display({ id: 'batch', header: t('list.batch'), cell: ({ row }) => row.original.item.batchNumber ?? t('list.fefo') }),
+      column.display({ id: 'batch', header: t('list.batch'), cell: ({ row }) => <LineBatches item={row.original.item} /> }),
       column.display({
         id: 'reason',
         header: t('list.reason'),
