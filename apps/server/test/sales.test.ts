@@ -141,6 +141,10 @@ describe.each(testDatabaseKinds())('completing a sale on %s', (kind) => {
       { method: 'Cash', amountCents: 20_000, reference: null },
     ]);
     expect(await stockOf(pack)).toBe(15);
+    // The DDA modal is prefilled from the client's last prescription.
+    const last = await c.cashier!.get(`/api/sales/last-prescription?clientId=${client}`);
+    expect(last.body).toMatchObject({ saleId: sale.id, invoiceNumber: sale.invoiceNumber, prescription: { doctorName: 'Dr. Otieno', prescriptionNumber: 'RX-9' } });
+    expect((await otherOwner.get(`/api/sales/last-prescription?clientId=${client}`)).status).toBe(404);
   });
 
   it('a credit sale leaves a balance on a registered client; a backdated sale records who backdated it', async () => {

@@ -578,3 +578,13 @@ export const saleListResponseSchema = z.object({
   offset: z.number().int(),
 });
 export type SaleListResponse = z.infer<typeof saleListResponseSchema>;
+
+/** GET /api/sales/last-prescription: the client's latest DDA prescription (to prefill the DDA modal, seed 001 section 5). */
+export const lastPrescriptionQuerySchema = z.strictObject({ clientId: z.uuid() });
+export const lastPrescriptionResponseSchema = z.object({
+  prescription: prescriptionSchema.nullable(),
+  saleId: z.string().nullable(),
+  invoiceNumber: z.string().nullable(),
+  saleDate: z.string().nullable(),
+});
+export type LastPrescriptionResponse = z.infer<typeof lastPrescriptionResponseSchema>;

@@ -413,3 +413,22 @@ export async function listSales(
   );
   return { items: rows.map(toSummary), total: count?.n ?? 0 };
 }
+
+/** The client's latest DDA line with a prescription (newest sale first). */
+export async function findLastPrescription(
+  q: Queryable,
+  pharmacyId: string,
+  clientId: string,
+  branchIds: readonly string[] | null,
+): Promise<{ prescription: Prescription; sale_id: string; invoice_number: string; sale_date: string } | undefined> {
+  const [row] = await q.query<{ prescription: Prescription; sale_id: string; invoice_number: string; sale_date: string }>(
+    `SELECT i.prescription, s.id AS sale_id, s.invoice_number, s.sale_date
+       FROM sales s JOIN sale_items i ON i.pharmacy_id = s.pharmacy_id AND i.sale_id = s.id
+      WHERE s.pharmacy_id = $1 AND s.client_id = $2 AND i.is_dda AND i.prescription IS NOT NULL
+        AND ($3::uuid[] IS NULL OR s.branch_id = ANY ($3::uuid[]))
+      ORDER BY s.created_at DESC, s.invoice_number DESC, i.line DESC
+      LIMIT 1`,
+    [pharmacyId, clientId, branchIds],
+  );
+  return row;
+}

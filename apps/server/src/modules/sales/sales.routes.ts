@@ -1,7 +1,11 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { completeSaleSchema, saleIdParamsSchema, saleListQuerySchema, saleListResponseSchema, saleSchema } from '@pharmapoint/domain/sales';
+import {
+  completeSaleSchema,
+  lastPrescriptionQuerySchema,
+  lastPrescriptionResponseSchema,
+  saleIdParamsSchema, saleListQuerySchema, saleListResponseSchema, saleSchema } from '@pharmapoint/domain/sales';
 import type { ModuleRegistrar } from '../../platform/module.ts';
-import { completeSale, getSale, listSales } from './sales.service.ts';
+import { completeSale, getSale, lastPrescription, listSales } from './sales.service.ts';
 
 const tags = ['sales'];
 /** The till reads back its own receipts with pos:access; the back office with sales:read. */
@@ -26,6 +30,14 @@ export const registerSales: ModuleRegistrar = (app) => {
     '/api/sales',
     { config: { access: { permission: 'sales:read' } }, schema: { tags, summary: 'Sales, newest first', querystring: saleListQuerySchema, response: { 200: saleListResponseSchema } } },
     async (request, reply) => app.inTenant(request, reply, (q, ctx) => listSales(q, ctx, request.query)),
+  );
+  r.get(
+    '/api/sales/last-prescription',
+    {
+      config: { access: SALE_READ },
+      schema: { tags, summary: "A client's latest DDA prescription (prefills the DDA modal)", querystring: lastPrescriptionQuerySchema, response: { 200: lastPrescriptionResponseSchema } },
+    },
+    async (request, reply) => app.inTenant(request, reply, (q, ctx) => lastPrescription(q, ctx, request.query.clientId)),
   );
   r.get(
     '/api/sales/:id',

@@ -22,6 +22,7 @@ import {
   WALK_IN_CUSTOMER,
   type CompleteSale,
   type Discount,
+  type LastPrescriptionResponse,
   type Sale,
   type SaleListQuery,
   type SaleListResponse,
@@ -38,6 +39,7 @@ import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts'
 import { applyStockChanges, lockStockRows, resolveBranch, type StockChangeResult } from '../stock/stock.service.ts';
 import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
 import {
+  findLastPrescription,
   findSale,
   findSaleProducts,
   findUserName,
@@ -306,3 +308,12 @@ export async function listSales(q: Queryable, ctx: RequestContext, query: SaleLi
   return { items, total, limit: query.limit, offset: query.offset };
 }
 
+
+/** GET /api/sales/last-prescription: the client's latest DDA prescription, to prefill the DDA modal (404 for an unknown client). */
+export async function lastPrescription(q: Queryable, ctx: RequestContext, clientId: string): Promise<LastPrescriptionResponse> {
+  await findCustomer(q, ctx, clientId);
+  const row = await findLastPrescription(q, ctx.pharmacyId, clientId, ctx.visibleBranchIds);
+  return row
+    ? { prescription: row.prescription, saleId: row.sale_id, invoiceNumber: row.invoice_number, saleDate: row.sale_date }
+    : { prescription: null, saleId: null, invoiceNumber: null, saleDate: null };
+}
