@@ -396,3 +396,105 @@ export function normalizeImportRow(
     },
   };
 }
+
+// ------------------------------------------------------------------------------------------- reading the file
+
+/**
+ * How papaparse reads an import file, in the browser (preview) and on the server (import) alike: records of
+ * cells (RFC 4180: quoted cells, doubled quotes, commas and line breaks inside quotes, CRLF or LF), every line
+ * kept so row numbers are the file's, and the delimiter detected (comma, semicolon or tab).
+ */
+export const IMPORT_CSV_PARSE_OPTIONS = { header: false, skipEmptyLines: false } as const;
+
+/** The options of one file: IMPORT_CSV_PARSE_OPTIONS and the delimiter its header line uses. */
+export type CsvParseOptions = typeof IMPORT_CSV_PARSE_OPTIONS & { delimiter: ',' | ';' | '\t' };
+
+/** The delimiter of a file: the one of comma, semicolon and tab its first line uses most (outside quotes); comma by default. */
+export function csvDelimiter(source: string): ',' | ';' | '\t' {
+  const counts = { ',': 0, ';': 0, '\t': 0 };
+  let quoted = false;
+  for (const ch of source) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && ch === '\n') break;
+    else if (!quoted && (ch === ',' || ch === ';' || ch === '\t')) counts[ch] += 1;
+  }
+  return counts[';'] > counts[','] && counts[';'] >= counts['\t'] ? ';' : counts['\t'] > counts[','] ? '\t' : ',';
+}
+
+/** What the rules read of papaparse's answer (Papa.parse<string[]>(text, IMPORT_CSV_PARSE_OPTIONS)). */
+export interface CsvParseResult {
+  data: string[][];
+  errors: { type: string; message: string; row?: number | undefined }[];
+  meta: { delimiter: string };
+}
+
+/** An import file read: its trimmed headers and its data records with their row number in the file (header = 1). */
+export interface CsvTable {
+  headers: string[];
+  rows: { row: number; cells: string[] }[];
+}
+
+/**
+ * The one set of rules for an import file (the browser's preview and the server's import apply the same): a
+ * byte-order mark is dropped; the file must not be empty, must close its quotes, use commas (or ; or tab), name
+ * its columns in the first row without naming one twice, and carry at most IMPORT_MAX_ROWS rows; blank records are
+ * skipped but counted. `parse` is papaparse with the options given (the domain does no I/O and loads no parser). Answers the table, or the sentence why the file cannot be read (and the row, when one is to blame).
+ */
+export function readImportCsv(text: string, parse: (source: string, options: CsvParseOptions) => CsvParseResult): { table: CsvTable } | { error: string; row?: number } {
+  // One kind of line break: a file edited on two systems mixes CRLF and LF, and papaparse keeps the first it sees.
+  const source = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).replace(/\r\n?/g, '\n');
+  if (!source.trim()) return { error: 'the file is empty' };
+  const result = parse(source, { ...IMPORT_CSV_PARSE_OPTIONS, delimiter: csvDelimiter(source) });
+  const quoteError = result.errors.find((e) => e.type === 'Quotes');
+  if (quoteError) {
+    const row = (quoteError.row ?? 0) + 1;
+    return { error: `${quoteError.message} (row ${row})`, row };
+  }
+  const delimiter = result.meta.delimiter;
+  if (delimiter !== ',' && delimiter !== ';' && delimiter !== '\t') return { error: 'use commas between columns' };
+  const [headerRow, ...records] = result.data;
+  const headers = (headerRow ?? []).map((h) => h.trim());
+  if (!headers.some(Boolean)) return { error: 'the first row must name the columns' };
+  const seen = new Set<string>();
+  for (const h of headers) {
+    if (!h) continue;
+    if (seen.has(h.toLowerCase())) return { error: `the column '${h}' appears twice` };
+    seen.add(h.toLowerCase());
+  }
+  // + 1: the file's trailing line break reads as one empty record.
+  if (records.length > IMPORT_MAX_ROWS + 1) return { error: `at most ${IMPORT_MAX_ROWS} rows can be imported at once` };
+  const rows = records.flatMap((cells, i) => (cells.every((c) => c.trim() === '') ? [] : [{ row: i + 2, cells }]));
+  return { table: { headers, rows } };
+}
+
+/** Why a mapping cannot be used with these headers (a mapped column missing, or no Name column), or null. */
+export function mappingProblem(headers: readonly string[], mapping: ImportMapping): string | null {
+  const known = new Set(headers.map((h) => h.toLowerCase()));
+  for (const field of IMPORT_FIELDS) {
+    const header = mapping[field];
+    if (header !== undefined && !known.has(header.trim().toLowerCase())) return `the column '${header}' mapped to ${IMPORT_HEADERS[field]} is not in the file`;
+  }
+  if (!mapping.name) return `no column gives the product name (map a column to '${IMPORT_HEADERS.name}')`;
+  return null;
+}
+
+/** The values of one record by field, through the mapping (field → header, matched without case). */
+export function mappedValues(headers: readonly string[], cells: readonly string[], mapping: ImportMapping): Partial<Record<ImportField, string>> {
+  const index = new Map(headers.map((h, i) => [h.toLowerCase(), i] as const));
+  const values: Partial<Record<ImportField, string>> = {};
+  for (const field of IMPORT_FIELDS) {
+    const header = mapping[field];
+    if (header === undefined) continue;
+    const column = index.get(header.trim().toLowerCase());
+    const value = column === undefined ? undefined : cells[column];
+    if (value !== undefined) values[field] = value;
+  }
+  return values;
+}
+
+/** A record with more non-empty cells than the header names columns. */
+export function shapeProblem(headers: readonly string[], cells: readonly string[]): string | null {
+  return cells.length > headers.length && cells.slice(headers.length).some((c) => c.trim() !== '')
+    ? `Row has ${cells.length} cells but the header has ${headers.length}`
+    : null;
+}

@@ -13,8 +13,14 @@ describe('CSV preview', () => {
     expect(table.error).toBeUndefined();
   });
 
-  it('flags a quote that is never closed', () => {
-    expect(parseCsv('Name\n"open').error).toBe('unclosed');
+  it('flags a quote that is never closed, with the row, as the server does', () => {
+    expect(parseCsv('Name\n"open').error).toMatch(/quote.*\(row 2\)$/i);
+  });
+
+  it('reads the file by the same rules as the server: semicolons, one header per column, not empty', () => {
+    expect(parseCsv('Name;Qty\nZinc;4\nIron;5\n')).toEqual({ headers: ['Name', 'Qty'], rows: [{ row: 2, cells: ['Zinc', '4'] }, { row: 3, cells: ['Iron', '5'] }] });
+    expect(parseCsv('Name,name\nx,y\n').error).toBe("the column 'name' appears twice");
+    expect(parseCsv('\uFEFF  \n').error).toBe('the file is empty');
   });
 
   it('maps the template automatically and finds no errors in it', () => {

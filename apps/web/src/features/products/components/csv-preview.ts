@@ -1,88 +1,34 @@
-import { IMPORT_FIELDS, normalizeImportRow, type ImportField, type ImportMapping, type ImportRowError } from '@pharmapoint/domain/product-import';
+import Papa from 'papaparse';
+import {
+  mappedValues as mappedRecord,
+  normalizeImportRow,
+  readImportCsv,
+  type CsvTable as ImportTable,
+  type ImportField,
+  type ImportMapping,
+  type ImportRowError,
+} from '@pharmapoint/domain/product-import';
 
 /**
- * Reading a CSV file in the browser for the import preview: RFC 4180 records (quoted cells, doubled quotes,
- * commas and line breaks inside quotes, CRLF or LF, a byte-order mark), the mapped values of each row and
- * the same row checks the server makes (normalizeImportRow). The server reads the file again and decides.
+ * Reading a CSV file in the browser for the import preview: papaparse under the domain's rules (readImportCsv, the
+ * same the server applies), the mapped values of each row and the same row checks the server makes
+ * (normalizeImportRow). The server reads the file again and decides.
  */
 
-export interface CsvTable {
-  headers: string[];
-  /** Data records with their row number in the file (the header is row 1). Blank lines are skipped. */
-  rows: { row: number; cells: string[] }[];
-  /** Set when a quoted cell is never closed. */
+export interface CsvTable extends ImportTable {
+  /** Why the file cannot be read (the sentence the server would give after 'The CSV file is malformed: '). */
   error?: string;
 }
 
 export function parseCsv(text: string): CsvTable {
-  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const records: string[][] = [];
-  let record: string[] = [];
-  let cell = '';
-  let quoted = false;
-  let i = 0;
-  let unclosed = false;
-  while (i < source.length) {
-    const ch = source[i]!;
-    if (quoted) {
-      if (ch === '"') {
-        if (source[i + 1] === '"') {
-          cell += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-        i += 1;
-        continue;
-      }
-      cell += ch;
-      i += 1;
-      continue;
-    }
-    if (ch === '"' && cell === '') {
-      quoted = true;
-      i += 1;
-      continue;
-    }
-    if (ch === ',') {
-      record.push(cell);
-      cell = '';
-      i += 1;
-      continue;
-    }
-    if (ch === '\r' || ch === '\n') {
-      record.push(cell);
-      records.push(record);
-      record = [];
-      cell = '';
-      i += ch === '\r' && source[i + 1] === '\n' ? 2 : 1;
-      continue;
-    }
-    cell += ch;
-    i += 1;
-  }
-  if (quoted) unclosed = true;
-  if (cell !== '' || record.length > 0) {
-    record.push(cell);
-    records.push(record);
-  }
-  const [header = [], ...data] = records;
-  const rows = data
-    .map((cells, index) => ({ row: index + 2, cells }))
-    .filter((r) => r.cells.some((c) => c.trim() !== ''));
-  return { headers: header.map((h) => h.trim()), rows, ...(unclosed ? { error: 'unclosed' } : {}) };
+  const read = readImportCsv(text, (source, options) => Papa.parse<string[]>(source, options));
+  if ('error' in read) return { headers: [], rows: [], error: read.error };
+  return read.table;
 }
 
 /** The values of one record by field, through the mapping (field → header). */
 export function mappedValues(table: CsvTable, cells: readonly string[], mapping: ImportMapping): Partial<Record<ImportField, string>> {
-  const values: Partial<Record<ImportField, string>> = {};
-  for (const field of IMPORT_FIELDS) {
-    const header = mapping[field];
-    if (!header) continue;
-    const index = table.headers.indexOf(header);
-    if (index >= 0) values[field] = cells[index] ?? '';
-  }
-  return values;
+  return mappedRecord(table.headers, cells, mapping);
 }
 
 /** The row errors the browser can find before uploading (every row), with the settings' categories. */
