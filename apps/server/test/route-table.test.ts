@@ -24,6 +24,9 @@ const USER_ROLE_MAY_CALL: Record<string, string> = {
   'GET /api/products/:id/movements': "product:read is a default of role 'user'",
   'GET /api/products/export': "anyOf product:read / product:export: role 'user' holds product:read",
   'GET /api/stock/branch-summary': "anyOf report:inventory / product:read (the dashboard's stock health): role 'user' holds product:read",
+  'GET /api/sales': "sales:read is a default of role 'user' (seed 000 section 6, role defaults)",
+  'GET /api/sales/:id': "sales:read is a default of role 'user'",
+  'GET /api/sales/last-prescription': "sales:read is a default of role 'user'",
 };
 
 const isPermissionAccess = (access: RouteAccess | undefined): access is Exclude<RouteAccess, string> =>
