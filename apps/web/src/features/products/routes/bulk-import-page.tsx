@@ -83,7 +83,7 @@ export default function BulkImportPage() {
     const table = parseCsv(text);
     if (table.error) {
       setFile(null);
-      setFileError(t('import.malformed'));
+      setFileError(t('import.malformed', { reason: table.error }));
       return;
     }
     if (table.headers.length === 0 || table.rows.length === 0) {
