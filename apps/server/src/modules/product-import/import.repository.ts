@@ -28,17 +28,6 @@ export async function existingSkus(q: Queryable, pharmacyId: string, skus: reado
   return new Set(rows.map((r) => r.sku));
 }
 
-/**
- * Runs work inside a savepoint and rolls back what it wrote, keeping its answer (or its error): a dry run checks
- * the plan limit exactly as the import would, without keeping the places the check takes.
- */
-export async function thenRolledBack<T>(q: Queryable, work: () => Promise<T>): Promise<T> {
-  await q.query('SAVEPOINT import_dry_run');
-  const result = await work();
-  await q.query('ROLLBACK TO SAVEPOINT import_dry_run');
-  return result;
-}
-
 export interface ImportProduct {
   id: string;
   row: NormalizedImportRow;

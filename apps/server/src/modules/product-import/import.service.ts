@@ -14,7 +14,7 @@ import { AppError, isDatabaseError } from '../../platform/errors.ts';
 import { notifyProductsChanged } from '../../platform/events.ts';
 import type { WrapOptions } from '../../platform/transaction.ts';
 import { applyStockChanges, stockSettings, type StockChange } from '../stock/stock.service.ts';
-import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
+import { assertPlanLimitAllows, assertWithinPlanLimit } from '../subscription/subscription.service.ts';
 import { parseImportCsv, type ParsedCsv } from './import.csv.ts';
 import {
   abandonedImportRuns,
@@ -24,7 +24,6 @@ import {
   finishImportRun,
   insertImportChunk,
   insertImportRun,
-  thenRolledBack,
   undoImportRunChunk,
   type ImportBranchProduct,
   type ImportProduct,
@@ -166,8 +165,8 @@ export async function beginImport(
   if (accepted.length === 0) return { kind: 'final', result: { ...result, imported: 0 } };
 
   if (request.dryRun) {
-    // The limit as the import would meet it; the places the check takes are given back.
-    await thenRolledBack(q, () => assertWithinPlanLimit(q, ctx, 'products', groups.size));
+    // The limit as the import would meet it now, taking nothing.
+    await assertPlanLimitAllows(q, ctx, 'products', groups.size);
     return { kind: 'final', result };
   }
 

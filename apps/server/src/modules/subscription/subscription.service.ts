@@ -10,7 +10,7 @@ import {
   type SubscriptionView,
   type Usage,
 } from '@pharmapoint/domain/subscription';
-import type { Queryable } from '../../db/database.ts';
+import { beforeCommit, type Queryable } from '../../db/database.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { pharmacyTimeZone, pharmacyTimeZones } from '../settings/settings.service.ts';
@@ -46,22 +46,51 @@ async function usageOf(q: Queryable, pharmacyId: string): Promise<Usage> {
   return (await findUsage(q, pharmacyId)) ?? { products: 0, transactions: 0, users: 0, branches: 0 };
 }
 
-/**
- * Takes `requested` places of a resource for a change made in the same transaction, or throws LIMIT_EXCEEDED
- * (values limit, usage) or SUBSCRIPTION_NOT_ACTIVE. One conditional UPDATE of the pharmacy's counters row: two
- * requests of one pharmacy cannot both take the last place (the second waits for the first's row and tests the
- * value it committed), with no lock on the subscription and no count over the tables. A rolled-back change gives
- * its places back with it.
- */
-export async function assertWithinPlanLimit(q: Queryable, ctx: LimitContext, resource: LimitedResource, requested: number): Promise<void> {
-  if (!Number.isInteger(requested) || requested < 0) throw new Error(`requested must be a whole number >= 0, got ${requested}`);
-  const limit = await activeLimit(q, ctx, resource);
-  if (requested === 0) return;
+/** Takes the places now, in one conditional UPDATE of the counters row, or throws LIMIT_EXCEEDED. */
+async function takePlaces(q: Queryable, ctx: LimitContext, resource: LimitedResource, requested: number, limit: number): Promise<void> {
   if (await takeUsage(q, ctx.pharmacyId, resource, requested, limit)) return;
   const usage = await usageOf(q, ctx.pharmacyId);
   // The row may just have been created from the pharmacy's rows: try once more.
   if (await takeUsage(q, ctx.pharmacyId, resource, requested, limit)) return;
   throw new AppError('LIMIT_EXCEEDED', { values: { limit, usage: usage[resource] } });
+}
+
+/** Places asked for in a transaction and taken right before it commits, by resource. */
+const pendingPlaces = new WeakMap<Queryable, Map<LimitedResource, { requested: number; limit: number }>>();
+
+/**
+ * Takes `requested` places of a resource for a change made in the same transaction, or throws LIMIT_EXCEEDED
+ * (values limit, usage) or SUBSCRIPTION_NOT_ACTIVE. The subscription is checked at once; the places are taken
+ * by one conditional UPDATE of the pharmacy's counters row right before the transaction commits (beforeCommit),
+ * so that row's lock is held only for the commit, not for the whole change: two requests of one pharmacy cannot
+ * both take the last place (the second waits for the first's row and tests the value it committed), and creates
+ * of one pharmacy no longer queue behind each other's work (issue 6 item 12). Several calls in one transaction
+ * take their places together. A rolled-back change takes nothing; a change refused at commit rolls back whole.
+ * Outside a request transaction (no commit hook) the places are taken at once.
+ */
+export async function assertWithinPlanLimit(q: Queryable, ctx: LimitContext, resource: LimitedResource, requested: number): Promise<void> {
+  if (!Number.isInteger(requested) || requested < 0) throw new Error(`requested must be a whole number >= 0, got ${requested}`);
+  const limit = await activeLimit(q, ctx, resource);
+  if (requested === 0) return;
+  let pending = pendingPlaces.get(q);
+  const known = pending?.get(resource);
+  if (known) {
+    known.requested += requested;
+    return;
+  }
+  try {
+    beforeCommit(q, `plan-limit:${resource}`, async () => {
+      const entry = pendingPlaces.get(q)?.get(resource);
+      if (!entry) return;
+      pendingPlaces.get(q)?.delete(resource);
+      await takePlaces(q, ctx, resource, entry.requested, entry.limit);
+    });
+  } catch {
+    await takePlaces(q, ctx, resource, requested, limit);
+    return;
+  }
+  if (!pending) pendingPlaces.set(q, (pending = new Map()));
+  pending.set(resource, { requested, limit });
 }
 
 /**
