@@ -18,7 +18,10 @@ const APPEND_ONLY = ['stock_movements', 'price_changes', 'audit_log', 'stock_adj
  * Tables with a pharmacy_id that are platform rows, not tenant rows, and why they are not under the tenant policy.
  * sessions: a user's sign-in; pharmacy_id is the workplace they chose, and sign-in writes it before any tenant is set.
  */
-const PLATFORM_TABLES_WITH_PHARMACY: Record<string, string> = { sessions: 'a user’s session; pharmacy_id is the chosen workplace' };
+const PLATFORM_TABLES_WITH_PHARMACY: Record<string, string> = {
+  sessions: 'a user’s session; pharmacy_id is the chosen workplace',
+  one_time_tokens: 'a person’s emailed link, found before any tenant is known; pharmacy_id names the pharmacy an invitation is for (decision 0015)',
+};
 
 /** The only table the application role may delete from: the sign-in throttle it prunes (migration 0008). */
 const DELETABLE = ['login_throttle'];
@@ -89,9 +92,24 @@ describe.each(testDatabaseKinds())('database privileges on %s', (kind) => {
     }
   });
 
-  // Not met yet: sign-in, unlock and one-time links still run as the application role and read these hashes
-  // (decision 0014 says how they move to the owner connection or security-definer functions).
-  it.todo('the application role cannot read a password, PIN or token hash');
+  it('the application role cannot read a password, PIN or one-time link hash (decision 0016)', async () => {
+    for (const [table, column] of [
+      ['users', 'password_hash'],
+      ['users', 'pin_hash'],
+      ['one_time_tokens', 'token_hash'],
+    ] as const) {
+      const [privilege] = await t.db.owner.query<{ readable: boolean }>(`SELECT has_column_privilege($1, $2, $3, 'SELECT') AS readable`, [APP_ROLE, table, column]);
+      expect({ table, column, readable: privilege?.readable }).toEqual({ table, column, readable: false });
+      // And the database refuses when the role tries (42501), directly, in a condition or in a whole row.
+      expect(await asApp(`SELECT ${column} FROM ${table}`)).toBe('42501');
+      expect(await asApp(`SELECT 1 FROM ${table} WHERE ${column} IS NOT NULL`)).toBe('42501');
+      expect(await asApp(`SELECT t.* FROM ${table} t`)).toBe('42501');
+      expect(await asApp(`SELECT to_jsonb(t) FROM ${table} t`)).toBe('42501');
+    }
+    // What sign-in needs stays readable: whether a secret is set, never the secret.
+    expect(await asApp(`SELECT id, email, has_password, has_pin FROM users`)).toBe('ok');
+    expect(await asApp(`SELECT id, user_id, expires_at, used_at FROM one_time_tokens WHERE id = one_time_token_id('x', 'invite')`)).toBe('ok');
+  });
   it('the application role deletes only from the sign-in throttle, and never changes an append-only table', async () => {
     const rows = await t.db.owner.query<{ name: string; update: boolean; delete: boolean }>(
       `SELECT c.relname AS name, has_table_privilege($1, c.oid, 'UPDATE') OR has_any_column_privilege($1, c.oid, 'UPDATE') AS update,

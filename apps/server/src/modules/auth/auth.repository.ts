@@ -11,8 +11,7 @@ interface UserRow {
   id: string;
   email: string;
   name: string;
-  password_hash: string | null;
-  pin_hash: string | null;
+  has_password: boolean;
   google_subject: string | null;
   email_verified_at: string | null;
   is_active: boolean;
@@ -22,12 +21,12 @@ interface UserRow {
   is_platform_operator: boolean;
 }
 
+/** A user as sign-in sees them; the password and PIN hashes are not readable by the application role (migration 0012). */
 export interface AuthUser {
   id: string;
   email: string;
   name: string;
-  passwordHash: string | null;
-  pinHash: string | null;
+  hasPassword: boolean;
   googleSubject: string | null;
   emailVerifiedAt: string | null;
   isActive: boolean;
@@ -42,8 +41,7 @@ function toUser(row: UserRow): AuthUser {
     id: row.id,
     email: row.email,
     name: row.name,
-    passwordHash: row.password_hash,
-    pinHash: row.pin_hash,
+    hasPassword: row.has_password,
     googleSubject: row.google_subject,
     emailVerifiedAt: row.email_verified_at,
     isActive: row.is_active,
@@ -54,7 +52,7 @@ function toUser(row: UserRow): AuthUser {
   };
 }
 
-const USER_COLUMNS = `id, email, name, password_hash, pin_hash, google_subject, email_verified_at, is_active, is_disabled,
+const USER_COLUMNS = `id, email, name, has_password, google_subject, email_verified_at, is_active, is_disabled,
        locked_until, login_attempts, is_platform_operator`;
 
 export async function findUserByEmail(q: Queryable, email: string, options: { forUpdate?: boolean } = {}): Promise<AuthUser | undefined> {
@@ -163,9 +161,13 @@ export async function branchesOf(q: Queryable, pharmacyId: string): Promise<Bran
   return rows.map((r) => ({ id: r.id, name: r.name, isDefault: r.is_default, isActive: r.is_active }));
 }
 
-export async function secretsOf(q: Queryable, userId: string): Promise<{ passwordHash: string | null; pinHash: string | null } | undefined> {
-  const user = await findUserById(q, userId);
-  return user && { passwordHash: user.passwordHash, pinHash: user.pinHash };
+/**
+ * The password and PIN hashes of a user, for the one comparison that needs them. Call it on the owner connection
+ * (db.owner), outside any request transaction: the application role cannot read these columns (decision 0016).
+ */
+export async function secretsOf(owner: Queryable, userId: string): Promise<{ passwordHash: string | null; pinHash: string | null } | undefined> {
+  const [row] = await owner.query<{ password_hash: string | null; pin_hash: string | null }>(`SELECT password_hash, pin_hash FROM users WHERE id = $1`, [userId]);
+  return row && { passwordHash: row.password_hash, pinHash: row.pin_hash };
 }
 
 export async function setPinHash(q: Queryable, userId: string, pinHash: string, now: Date): Promise<void> {
@@ -218,9 +220,9 @@ export interface Invitation {
 /** The invitation of a person to one pharmacy (the person's own membership row there). */
 export async function invitationOf(q: Queryable, userId: string, pharmacyId: string): Promise<Invitation | undefined> {
   const [row] = await q.query<{ email: string; name: string; pharmacy_name: string; open: boolean; has_account: boolean }>(
-    `SELECT u.email, CASE WHEN u.password_hash IS NULL AND u.google_subject IS NULL THEN COALESCE(m.invited_name, u.name) ELSE u.name END AS name,
+    `SELECT u.email, CASE WHEN NOT u.has_password AND u.google_subject IS NULL THEN COALESCE(m.invited_name, u.name) ELSE u.name END AS name,
             p.name AS pharmacy_name, (m.accepted_at IS NULL AND m.is_active) AS open,
-            (u.password_hash IS NOT NULL OR u.google_subject IS NOT NULL) AS has_account
+            (u.has_password OR u.google_subject IS NOT NULL) AS has_account
        FROM memberships m JOIN users u ON u.id = m.user_id JOIN pharmacies p ON p.id = m.pharmacy_id
       WHERE m.user_id = $1 AND m.pharmacy_id = $2`,
     [userId, pharmacyId],
@@ -303,6 +305,7 @@ export async function hasSignedInFrom(q: Queryable, userId: string, ip: string, 
 export type TokenPurpose = 'verify_email' | 'reset_password' | 'invite';
 
 export interface OneTimeToken {
+  id: string;
   userId: string;
   /** The pharmacy an invitation link is for (null for other purposes). */
   pharmacyId: string | null;
@@ -315,15 +318,17 @@ export async function insertToken(q: Queryable, tokenHash: string, userId: strin
 }
 
 export async function findTokenRow(q: Queryable, tokenHash: string, purpose: TokenPurpose, options: { forUpdate?: boolean } = {}): Promise<OneTimeToken | undefined> {
-  const [row] = await q.query<{ user_id: string; pharmacy_id: string | null; expires_at: string; used_at: string | null }>(
-    `SELECT user_id, pharmacy_id, expires_at, used_at FROM one_time_tokens WHERE token_hash = $1 AND purpose = $2 ${options.forUpdate ? 'FOR UPDATE' : ''}`,
+  // The database matches the hash (one_time_token_id, security definer): the application role never reads one.
+  const [row] = await q.query<{ id: string; user_id: string; pharmacy_id: string | null; expires_at: string; used_at: string | null }>(
+    `SELECT id, user_id, pharmacy_id, expires_at, used_at FROM one_time_tokens
+      WHERE id = one_time_token_id($1, $2) ${options.forUpdate ? 'FOR UPDATE' : ''}`,
     [tokenHash, purpose],
   );
-  return row && { userId: row.user_id, pharmacyId: row.pharmacy_id, expiresAt: row.expires_at, usedAt: row.used_at };
+  return row && { id: row.id, userId: row.user_id, pharmacyId: row.pharmacy_id, expiresAt: row.expires_at, usedAt: row.used_at };
 }
 
-export async function markTokenUsed(q: Queryable, tokenHash: string, now: Date): Promise<void> {
-  await q.query(`UPDATE one_time_tokens SET used_at = $2 WHERE token_hash = $1`, [tokenHash, now]);
+export async function markTokenUsed(q: Queryable, tokenId: string, now: Date): Promise<void> {
+  await q.query(`UPDATE one_time_tokens SET used_at = $2 WHERE id = $1`, [tokenId, now]);
 }
 
 /** The person's own name (PATCH /api/me): only they change it. */

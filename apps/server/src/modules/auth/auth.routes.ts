@@ -32,6 +32,7 @@ import {
   assertUnlocked,
   inviteDetails,
   lockSession,
+  readSecrets,
   renameSelf,
   requestPasswordReset,
   resendVerification,
@@ -86,7 +87,7 @@ export const registerAuth: ModuleRegistrar = async (app, deps) => {
   r.get(
     '/api/me/pharmacies',
     {
-      config: { access: 'authenticated', allowForDemo: true },
+      config: { access: 'authenticated' },
       schema: { tags, summary: 'The pharmacies you work in and the invitations waiting for your answer', response: { 200: myPharmaciesResponseSchema } },
     },
     async (request, reply) => app.inUser(request, reply, (q, user) => listOwnPharmacies(q, user)),
@@ -95,7 +96,8 @@ export const registerAuth: ModuleRegistrar = async (app, deps) => {
   r.post(
     '/api/me/pharmacy',
     {
-      config: { access: 'authenticated', allowForDemo: true },
+      // A demo visitor works in the shared demo pharmacy only: nothing to switch to (403 DEMO_READ_ONLY).
+      config: { access: 'authenticated' },
       schema: {
         tags,
         summary: 'Work in another of your pharmacies (an accepted, active membership; otherwise 404 and nothing changes)',
@@ -182,7 +184,9 @@ export const registerAuth: ModuleRegistrar = async (app, deps) => {
     },
     async (request, reply) => {
       // The failure count commits with the answer; the refusal is thrown after, and a sign-out clears the cookie.
-      const outcome = await app.inUser(request, reply, (q, user) => unlockSession(q, user, request.body));
+      // The hashes are read on the owner connection before the transaction (decision 0016).
+      const secrets = request.auth ? await readSecrets(db, request.auth.userId) : undefined;
+      const outcome = await app.inUser(request, reply, (q, user) => unlockSession(q, user, request.body, secrets));
       if (!outcome.unlocked && outcome.signedOut) clearSessionCookie(reply, config);
       assertUnlocked(outcome);
       return app.inUser(request, reply, (q, user) => buildMe(q, config, { ...user, locked: false }));
@@ -195,7 +199,10 @@ export const registerAuth: ModuleRegistrar = async (app, deps) => {
       config: { access: 'authenticated' },
       schema: { tags, summary: 'Set the unlock PIN (4 to 6 digits)', body: setPinRequestSchema, response: { 200: messageResponseSchema } },
     },
-    async (request, reply) => app.inUser(request, reply, async (q, user) => (await setPin(q, user, request.body), { message: 'PIN saved' })),
+    async (request, reply) => {
+      const secrets = request.auth ? await readSecrets(db, request.auth.userId) : undefined;
+      return app.inUser(request, reply, async (q, user) => (await setPin(q, user, request.body, secrets), { message: 'PIN saved' }));
+    },
   );
 
   r.post(

@@ -154,7 +154,9 @@ export async function signIn(deps: AuthDeps, input: { email: string; password: s
   );
   if (attempt === null) throw new AppError('LOGIN_LOCKED');
 
-  if (!(await verifyPassword(user.passwordHash, input.password))) {
+  // The hash is read on the owner connection, only for this comparison (decision 0016).
+  const secrets = await repo.secretsOf(db.owner, user.id);
+  if (!(await verifyPassword(secrets?.passwordHash, input.password))) {
     await recordFailure(db, client, email, now);
     throw new AppError(attempt >= MAX_LOGIN_ATTEMPTS ? 'LOGIN_LOCKED' : 'LOGIN_INVALID_CREDENTIALS');
   }
@@ -190,15 +192,31 @@ export async function lockSession(q: Queryable, user: RequestAuth, now = new Dat
 /** What an unlock came to; a refusal is thrown by assertUnlocked after the failure count has been committed. */
 export type UnlockOutcome = { unlocked: true } | { unlocked: false; signedOut: boolean; method: 'pin' | 'password' };
 
+/** A user's password and PIN hashes. */
+export type UserSecrets = { passwordHash: string | null; pinHash: string | null } | undefined;
+
+/**
+ * The signed-in user's password and PIN hashes, read on the owner connection before the request's transaction (the
+ * application role cannot read them, decision 0016), for unlocking or setting a PIN.
+ */
+export function readSecrets(db: Database, userId: string): Promise<UserSecrets> {
+  return repo.secretsOf(db.owner, userId);
+}
+
 /**
  * Unlocks a locked session with the user's PIN or password (seed 000 section 5, Unlock). After
- * MAX_UNLOCK_ATTEMPTS failures the session is signed out.
+ * MAX_UNLOCK_ATTEMPTS failures the session is signed out. `secrets`: readSecrets of the user.
  */
-export async function unlockSession(q: Queryable, user: RequestAuth, input: { method: 'pin' | 'password'; secret: string }, now = new Date()): Promise<UnlockOutcome> {
+export async function unlockSession(
+  q: Queryable,
+  user: RequestAuth,
+  input: { method: 'pin' | 'password'; secret: string },
+  secrets: UserSecrets,
+  now = new Date(),
+): Promise<UnlockOutcome> {
   const secret = input.secret;
   if (!secret) throw new AppError(input.method === 'pin' ? 'UNLOCK_PIN_REQUIRED' : 'UNLOCK_PASSWORD_REQUIRED');
   if (input.method === 'pin' && !PIN_PATTERN.test(secret)) throw new AppError('UNLOCK_PIN_FORMAT');
-  const secrets = await repo.secretsOf(q, user.userId);
   const stored = input.method === 'pin' ? secrets?.pinHash : secrets?.passwordHash;
   if (input.method === 'pin' && !stored) throw new AppError('UNLOCK_FAILED', { message: 'No PIN is set. Unlock with your password.' });
   if (await verifyPassword(stored, secret)) {
@@ -216,9 +234,8 @@ export function assertUnlocked(outcome: UnlockOutcome): void {
   throw new AppError('UNLOCK_FAILED', { message: outcome.method === 'pin' ? 'Incorrect PIN' : 'Incorrect password' });
 }
 
-/** Sets the user's unlock PIN (4 to 6 digits), confirmed with their password. */
-export async function setPin(q: Queryable, user: RequestAuth, input: { pin: string; currentPassword: string }, now = new Date()): Promise<void> {
-  const secrets = await repo.secretsOf(q, user.userId);
+/** Sets the user's unlock PIN (4 to 6 digits), confirmed with their password. `secrets`: readSecrets of the user. */
+export async function setPin(q: Queryable, user: RequestAuth, input: { pin: string; currentPassword: string }, secrets: UserSecrets, now = new Date()): Promise<void> {
   if (!(await verifyPassword(secrets?.passwordHash, input.currentPassword))) {
     throw new AppError('LOGIN_INVALID_CREDENTIALS', { message: 'Your current password is not correct.' });
   }
@@ -293,7 +310,7 @@ export async function verifyEmail(db: Database, input: { mode: string; oobCode: 
   if (input.mode !== 'verifyEmail' || !input.oobCode) throw new AppError('VERIFY_LINK_INVALID');
   await runTransaction(db, {}, async (q) => {
     const token = await findToken(q, input.oobCode, 'verify_email', now, true);
-    await repo.markTokenUsed(q, hashSecret(input.oobCode), now);
+    await repo.markTokenUsed(q, token.id, now);
     await repo.markEmailVerified(q, token.userId, now);
   });
 }
@@ -339,7 +356,7 @@ export async function resetPassword(db: Database, input: { token: string; passwo
   const passwordHash = await hashPassword(input.password);
   await runTransaction(db, {}, async (q) => {
     const token = await findToken(q, input.token, 'reset_password', now, true);
-    await repo.markTokenUsed(q, hashSecret(input.token), now);
+    await repo.markTokenUsed(q, token.id, now);
     await repo.setPasswordAfterReset(q, token.userId, passwordHash, now);
     await repo.revokeAllSessions(q, token.userId, now);
   });
@@ -394,8 +411,8 @@ export async function acceptInvite(
     const token = await findToken(q, input.token, 'invite', now, true);
     if (!token.pharmacyId || token.userId !== link.userId) throw new AppError('VERIFY_LINK_USED');
     const user = await repo.findUserById(q, token.userId);
-    if (!user || user.passwordHash || user.googleSubject) throw new AppError('VERIFY_LINK_USED');
-    await repo.markTokenUsed(q, hashSecret(input.token), now);
+    if (!user || user.hasPassword || user.googleSubject) throw new AppError('VERIFY_LINK_USED');
+    await repo.markTokenUsed(q, token.id, now);
     await repo.setPasswordFromInvite(q, token.userId, passwordHash, input.name ?? null, now);
     await acceptInvitation(q, { userId: token.userId }, token.pharmacyId, now);
     return { userId: token.userId, pharmacyId: token.pharmacyId };
@@ -436,7 +453,7 @@ export async function googleUser(db: Database, claims: { sub?: string; email?: s
     if (!email || claims.email_verified !== true) return { refusal: 'account_not_found' as const };
     const user = await repo.findUserByEmail(q, email, { forUpdate: true });
     if (!user) return { refusal: 'account_not_found' as const };
-    if (user.passwordHash || user.googleSubject) return { refusal: 'other_method' as const };
+    if (user.hasPassword || user.googleSubject) return { refusal: 'other_method' as const };
     if (!user.isActive || user.isDisabled) return { refusal: 'google_failed' as const };
     // An invited person who has not chosen a password yet: their Google account becomes their sign-in. Their
     // invitations still wait for their answer in their own session (decision 0015).
