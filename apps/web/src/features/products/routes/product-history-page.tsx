@@ -137,7 +137,6 @@ function ProductHistory({ detail }: { detail: ProductDetailResponse }) {
                 <Th numeric>
                   {t('branchColumns.margin')} / {t('branchColumns.markup')}
                 </Th>
-                <Th>{t('branchColumns.available')}</Th>
               </Tr>
             </THead>
             <TBody>
@@ -160,6 +159,10 @@ function ProductHistory({ detail }: { detail: ProductDetailResponse }) {
                     </Td>
                     <Td>
                       <StockStatusBadge status={b.status} />
+                      {/* Whether the branch offers it, beside its status (one column fewer: the table fits at 1366). */}
+                      <span className="mt-1 block whitespace-nowrap text-xs text-slate-500">
+                        {t('branchColumns.available')}: {b.isAvailable ? t('yes') : t('no')}
+                      </span>
                     </Td>
                     <Td numeric className="whitespace-nowrap">{formatMoney(b.sellingPriceCents)}</Td>
                     <Td numeric className="whitespace-nowrap">{formatMoney(b.purchasePriceCents)}</Td>
@@ -167,7 +170,6 @@ function ProductHistory({ detail }: { detail: ProductDetailResponse }) {
                     <Td numeric className="whitespace-nowrap">
                       {b.marginPercent === null ? '—' : formatPercent(b.marginPercent)} / {b.markupPercent === null ? '—' : formatPercent(b.markupPercent)}
                     </Td>
-                    <Td>{b.isAvailable ? t('yes') : t('no')}</Td>
                   </Tr>
                 );
               })}
