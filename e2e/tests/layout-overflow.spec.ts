@@ -65,15 +65,15 @@ async function overflow(page: Page): Promise<Overflow> {
   });
 }
 
-async function settle(page: Page): Promise<void> {
-  await expect(page.getByRole('heading').first()).toBeVisible();
+async function settle(page: Page, path: string): Promise<void> {
+  await expect(page.getByRole('heading').first(), `a heading on ${path}`).toBeVisible();
   await expect(page.getByText('Loading... Please wait...')).toHaveCount(0);
   await page.waitForLoadState('networkidle');
 }
 
 async function check(page: Page, path: string, viewport: string, failures: string[]): Promise<void> {
   await page.goto(path);
-  await settle(page);
+  await settle(page, path);
   const name = `${viewport}${path.replace(/[^a-z0-9]+/gi, '-')}`.replace(/-+$/, '');
   await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
   const result = await overflow(page);
