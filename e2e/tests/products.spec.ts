@@ -194,7 +194,7 @@ test('a malformed CSV is refused before anything is sent', async ({ page }) => {
   await signInAs(page, 'owner');
   await page.goto('/app/products/bulk-import');
   await page.getByLabel('CSV file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('Name,SKU\n"Unclosed,1\n') });
-  await expect(page.getByText('The CSV file is malformed: a quoted cell is never closed.')).toBeVisible();
+  await expect(page.getByText(/^The CSV file is malformed: a quoted cell is never closed \(row \d+\)\.$/)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Import Products' })).toHaveCount(0);
 });
 
@@ -226,4 +226,14 @@ test('the read-only demo sees the catalogue and its history but no saving contro
   await expect(page.getByRole('button', { name: 'Receive Stock' })).toHaveCount(0);
   await page.goto('/app/products/add');
   await expect(page.getByText("You don't have permission to access this page.")).toBeVisible();
+});
+
+test('at 360 px the product form fits the screen: the per-branch prices wrap instead of scrolling sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await signInAs(page, 'owner');
+  await page.goto('/app/products/add');
+  await expect(page.getByRole('heading', { level: 1, name: 'Add Product' })).toBeVisible();
+  await expect(page.getByLabel('Selling price (KSh), Main Branch')).toBeInViewport();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  await expect(page.getByText('Up to 120 characters: 0 / 120')).toBeVisible();
 });

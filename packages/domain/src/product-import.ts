@@ -448,7 +448,7 @@ export function readImportCsv(text: string, parse: (source: string, options: Csv
   const quoteError = result.errors.find((e) => e.type === 'Quotes');
   if (quoteError) {
     const row = (quoteError.row ?? 0) + 1;
-    return { error: `${quoteError.message} (row ${row})`, row };
+    return { error: `a quoted cell is never closed (row ${row})`, row };
   }
   const delimiter = result.meta.delimiter;
   if (delimiter !== ',' && delimiter !== ';' && delimiter !== '\t') return { error: 'use commas between columns' };
