@@ -71,6 +71,12 @@ describe('the built web app and compression', () => {
     expect(favicon.headers['cache-control']).toBe(NO_CACHE);
   });
 
+  it('answers 404 for a hashed file that is not there (an old chunk after a deploy), not the app page', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/assets/index-Gone0000.js' });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toMatch(/json/);
+  });
+
   it('compresses a large API answer over real HTTP (brotli or gzip as accepted) and leaves a small one alone', async () => {
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;

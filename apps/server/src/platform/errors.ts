@@ -147,7 +147,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
  */
 export function registerNotFound(app: FastifyInstance, serveSpa: boolean): void {
   app.setNotFoundHandler((request, reply) => {
-    if (serveSpa && request.method === 'GET' && !request.url.startsWith('/api')) {
+    // A missing hashed asset (an old chunk after a deploy) is a 404, never the app's HTML with 200: the browser
+    // would try to run index.html as JavaScript, and the lazy-route loader could not tell it failed.
+    if (serveSpa && request.method === 'GET' && !request.url.startsWith('/api') && !request.url.startsWith('/assets/')) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
     return reply.status(404).send(errorBody('NOT_FOUND', ERRORS.NOT_FOUND.message));
