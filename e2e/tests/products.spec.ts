@@ -233,7 +233,9 @@ test('at 360 px the product form fits the screen: the per-branch prices wrap ins
   await signInAs(page, 'owner');
   await page.goto('/app/products/add');
   await expect(page.getByRole('heading', { level: 1, name: 'Add Product' })).toBeVisible();
-  await expect(page.getByLabel('Selling price (KSh), Main Branch')).toBeInViewport();
+  const price = page.getByLabel('Selling price (KSh), Main Branch');
+  await price.scrollIntoViewIfNeeded();
+  await expect(price).toBeInViewport({ ratio: 1 });
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await expect(page.getByText('Up to 120 characters: 0 / 120')).toBeVisible();
 });
