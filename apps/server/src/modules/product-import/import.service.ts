@@ -13,7 +13,7 @@ import type { RequestContext } from '../../platform/context.ts';
 import { AppError, isDatabaseError } from '../../platform/errors.ts';
 import { notifyProductsChanged } from '../../platform/events.ts';
 import type { WrapOptions } from '../../platform/transaction.ts';
-import { applyStockChanges, stockSettings, type StockChange } from '../stock/stock.service.ts';
+import { applyOpeningStock, stockSettings, type StockChange } from '../stock/stock.service.ts';
 import { assertPlanLimitAllows, assertWithinPlanLimit } from '../subscription/subscription.service.ts';
 import { parseImportCsv, type ParsedCsv } from './import.csv.ts';
 import {
@@ -212,7 +212,7 @@ export async function writeImportChunk(q: Queryable, ctx: RequestContext, run: I
     now: ctx.now,
   });
   const changes = part.flatMap((p) => p.stock);
-  if (changes.length) await applyStockChanges(q, ctx, changes);
+  if (changes.length) await applyOpeningStock(q, ctx, changes);
   await advanceImportRun(q, ctx.pharmacyId, run.importId, part.length, ctx.now);
 }
 

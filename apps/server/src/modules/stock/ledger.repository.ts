@@ -214,3 +214,101 @@ export async function updateBranchStock(
     [pharmacyId, key.branchId, key.productId, stock.quantity, stock.reservedQuantity, stock.at, stock.reason],
   );
 }
+
+// ------------------------------------------------------------------------------------------- opening stock
+
+export interface OpeningBatchRow extends StockKey {
+  id: string;
+  batchNumber: string | null;
+  expiryDate: string | null;
+  unitCostCents: number;
+  quantity: number;
+  source: string;
+}
+
+export interface OpeningMovementRow extends StockKey {
+  batchId: string;
+  delta: number;
+  quantityAfter: number;
+  batchQuantityAfter: number;
+}
+
+/**
+ * The opening stock of branch rows that have none yet, set-based (an import's chunk): the batches, their movements
+ * in the given order, and the branch rows' quantity. The branch rows are locked and must hold no stock
+ * (quantity = reserved = 0, no batch): answers how many rows qualified, so the caller refuses anything else.
+ */
+export async function insertOpeningStock(
+  q: Queryable,
+  pharmacyId: string,
+  data: {
+    keys: readonly (StockKey & { quantity: number })[];
+    batches: readonly OpeningBatchRow[];
+    movements: readonly OpeningMovementRow[];
+    head: Omit<MovementHead, 'branchId' | 'productId'>;
+  },
+): Promise<number> {
+  const { keys, batches, movements, head } = data;
+  const updated = await q.query<{ n: number }>(
+    `WITH k AS (SELECT * FROM unnest($2::uuid[], $3::uuid[], $4::int[]) AS k(branch_id, product_id, quantity) ORDER BY branch_id, product_id),
+          locked AS (
+            SELECT bp.branch_id, bp.product_id FROM branch_products bp JOIN k USING (branch_id, product_id)
+             WHERE bp.pharmacy_id = $1 AND bp.quantity = 0 AND bp.reserved_quantity = 0
+               AND NOT EXISTS (SELECT 1 FROM batches b WHERE b.pharmacy_id = $1 AND b.branch_id = bp.branch_id AND b.product_id = bp.product_id)
+             ORDER BY bp.branch_id, bp.product_id
+               FOR UPDATE OF bp)
+     UPDATE branch_products bp SET quantity = k.quantity, last_stock_update_at = $5, last_stock_update_reason = $6, updated_at = $5
+       FROM k JOIN locked USING (branch_id, product_id)
+      WHERE bp.pharmacy_id = $1 AND bp.branch_id = k.branch_id AND bp.product_id = k.product_id
+      RETURNING 1 AS n`,
+    [pharmacyId, keys.map((k) => k.branchId), keys.map((k) => k.productId), keys.map((k) => k.quantity), head.at, head.reason],
+  );
+  if (updated.length !== keys.length) return updated.length;
+  if (batches.length) {
+    await q.query(
+      `INSERT INTO batches (pharmacy_id, id, branch_id, product_id, batch_number, expiry_date, quantity, reserved_quantity,
+                            unit_cost_cents, received_at, source)
+       SELECT $1, t.id, t.branch_id, t.product_id, t.batch_number, t.expiry_date, t.quantity, 0, t.unit_cost, $9, t.source
+         FROM unnest($2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::date[], $7::int[], $8::bigint[], $10::text[])
+              AS t(id, branch_id, product_id, batch_number, expiry_date, quantity, unit_cost, source)`,
+      [
+        pharmacyId,
+        batches.map((b) => b.id),
+        batches.map((b) => b.branchId),
+        batches.map((b) => b.productId),
+        batches.map((b) => b.batchNumber),
+        batches.map((b) => b.expiryDate),
+        batches.map((b) => b.quantity),
+        batches.map((b) => b.unitCostCents),
+        head.at,
+        batches.map((b) => b.source),
+      ],
+    );
+  }
+  if (movements.length) {
+    await q.query(
+      `INSERT INTO stock_movements (pharmacy_id, branch_id, product_id, batch_id, kind, delta, quantity_after, batch_quantity_after, reason,
+                                    reference_type, reference_id, user_id, at)
+       SELECT $1, m.branch_id, m.product_id, m.batch_id, $2, m.delta, m.after, m.batch_after, $3, $4, $5, $6, $7
+         FROM unnest($8::uuid[], $9::uuid[], $10::uuid[], $11::int[], $12::int[], $13::int[]) WITH ORDINALITY
+              AS m(branch_id, product_id, batch_id, delta, after, batch_after, n)
+        ORDER BY m.n`,
+      [
+        pharmacyId,
+        head.kind,
+        head.reason,
+        head.referenceType,
+        head.referenceId,
+        head.userId,
+        head.at,
+        movements.map((m) => m.branchId),
+        movements.map((m) => m.productId),
+        movements.map((m) => m.batchId),
+        movements.map((m) => m.delta),
+        movements.map((m) => m.quantityAfter),
+        movements.map((m) => m.batchQuantityAfter),
+      ],
+    );
+  }
+  return updated.length;
+}

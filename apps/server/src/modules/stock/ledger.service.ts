@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { StockEvent } from '@pharmapoint/domain/events';
 import {
   allocateFefo,
@@ -336,4 +337,78 @@ export async function applyStockChanges(q: Queryable, ctx: LedgerContext, change
   const results: StockChangeResult[] = [];
   for (const change of changes) results.push(await applyStockChange(q, ctx, change));
   return results;
+}
+
+/**
+ * The opening stock of products that have none yet in their branches (an import), set-based: the same rows
+ * applyStockChange would write — for each change one batch (merged with an identical one of the same call), one
+ * movement with the running on-hand after it, the branch row's quantity, the live event — in four statements
+ * whatever the number of rows, instead of six per change. Every change must be an increase naming its batch by
+ * number, expiry and cost, with one kind, reason and reference; every branch row must exist and hold no stock.
+ * Anything else is a programming error (throws; the caller's transaction rolls back).
+ */
+export async function applyOpeningStock(q: Queryable, ctx: LedgerContext, changes: readonly StockChange[]): Promise<void> {
+  if (changes.length === 0) return;
+  const now = ctx.now ?? new Date();
+  const first = changes[0]!;
+  const batches = new Map<string, repo.OpeningBatchRow>();
+  const onHand = new Map<string, number>();
+  const movements: repo.OpeningMovementRow[] = [];
+  for (const change of changes) {
+    const target = change.batch;
+    if (
+      !('delta' in change) ||
+      !Number.isInteger(change.delta) ||
+      change.delta <= 0 ||
+      !target ||
+      'batchId' in target ||
+      change.kind !== first.kind ||
+      change.reason !== first.reason ||
+      change.reference?.type !== first.reference?.type ||
+      change.reference?.id !== first.reference?.id
+    ) {
+      throw new Error('applyOpeningStock takes increases of one kind, reason and reference, each naming a new batch');
+    }
+    const pair = `${change.branchId}:${change.productId}`;
+    const batchKey = `${pair}:${target.batchNumber ?? ''}:${target.expiryDate ?? ''}:${target.unitCostCents}`;
+    let batch = batches.get(batchKey);
+    if (!batch) {
+      batch = {
+        id: randomUUID(),
+        branchId: change.branchId,
+        productId: change.productId,
+        batchNumber: target.batchNumber,
+        expiryDate: target.expiryDate,
+        unitCostCents: target.unitCostCents,
+        quantity: 0,
+        source: target.source ?? SOURCE_OF_KIND[change.kind] ?? 'adjustment',
+      };
+      batches.set(batchKey, batch);
+    }
+    batch.quantity += change.delta;
+    const after = (onHand.get(pair) ?? 0) + change.delta;
+    onHand.set(pair, after);
+    movements.push({ branchId: change.branchId, productId: change.productId, batchId: batch.id, delta: change.delta, quantityAfter: after, batchQuantityAfter: batch.quantity });
+  }
+  const keys = [...onHand].map(([pair, quantity]) => {
+    const [branchId, productId] = pair.split(':') as [string, string];
+    return { branchId, productId, quantity };
+  });
+  const written = await repo.insertOpeningStock(q, ctx.pharmacyId, {
+    keys,
+    batches: [...batches.values()],
+    movements,
+    head: {
+      kind: first.kind,
+      reason: first.reason,
+      referenceType: first.reference?.type ?? null,
+      referenceId: first.reference?.id ?? null,
+      userId: ctx.userId,
+      at: now,
+    },
+  });
+  if (written !== keys.length) throw new Error(`applyOpeningStock: ${keys.length - written} branch rows are missing or already hold stock`);
+  for (const k of keys) {
+    recordEvent(q, ctx.pharmacyId, { productId: k.productId, branchId: k.branchId, quantity: k.quantity, reservedQuantity: 0, reason: first.reason, at: now.toISOString() });
+  }
 }

@@ -27,6 +27,15 @@ export function applyStockChanges(q: Queryable, ctx: LedgerCaller, changes: read
 }
 
 /**
+ * The opening stock of new products in their branches (an import's chunk), set-based: the same batches, ledger
+ * rows, branch quantities and live events as applyStockChanges, in four statements. The branch rows must exist and
+ * hold no stock yet.
+ */
+export function applyOpeningStock(q: Queryable, ctx: LedgerCaller, changes: readonly ledger.StockChange[]): Promise<void> {
+  return ledger.applyOpeningStock(q, { pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now }, changes);
+}
+
+/**
  * Locks the stock rows a caller applying changes one by one will touch, in the ledger's global order (creating
  * the rows of increases): call it first, so a multi-product change never deadlocks with another.
  */
