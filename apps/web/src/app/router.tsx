@@ -34,6 +34,7 @@ const ForgotPassword = screen(() => import('@/features/auth/routes/forgot-passwo
 const ResetPassword = screen(() => import('@/features/auth/routes/reset-password-page'));
 const VerifyEmail = screen(() => import('@/features/auth/routes/verify-email-page'));
 const AcceptInvite = screen(() => import('@/features/auth/routes/accept-invite-page'));
+const ChoosePharmacy = screen(() => import('@/features/auth/routes/choose-pharmacy-page'));
 const Profile = screen(() => import('@/features/auth/routes/profile-page'));
 const Pos = screen(() => import('@/features/pos/routes/pos-page'));
 const Dashboard = screen(() => import('@/features/dashboard/routes/dashboard-page'));
@@ -152,6 +153,7 @@ export const routes: RouteObject[] = [
       publicPage('/reset-password', ResetPassword, 'resetPassword'),
       publicPage('/verify-email', VerifyEmail, 'verifyEmail'),
       publicPage('/accept-invite', AcceptInvite, 'acceptInvite'),
+      { path: '/choose-pharmacy', element: <RequireUser>{render(ChoosePharmacy, undefined, true)}</RequireUser>, errorElement: <ScreenErrorBoundary />, handle: titled('choosePharmacy') },
       { path: '/unauthorized', element: <AccessDenied />, handle: titled('unauthorized') },
       { path: '/dashboard', element: <Navigate to="/app/dashboard" replace /> },
       { path: '/products', element: <Navigate to="/app/products" replace /> },

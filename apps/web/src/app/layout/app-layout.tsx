@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Menu, X } from 'lucide-react';
 import * as Drawer from '@radix-ui/react-dialog';
@@ -14,6 +14,7 @@ import { SessionLockOverlay, useSessionLock } from '@/app/layout/session-lock';
 import { themeTitle } from '@/app/layout/theme';
 import { InitializingScreen } from '@/app/layout/initializing-screen';
 import { NoPharmacyScreen } from '@/app/layout/no-pharmacy-screen';
+import { PharmacySwitcher } from '@/app/layout/pharmacy-switcher';
 import i18n, { supportedLanguages } from '@/i18n';
 import { ShellSettingsContext, useShellSettings, type ShellSettings } from '@/lib/pharmacy-settings';
 import type { MeResponse } from '@pharmapoint/domain/auth';
@@ -23,6 +24,8 @@ import type { PermissionSubject } from '@pharmapoint/domain/permissions';
 export function AppLayout() {
   const { me, subject } = usePermissions();
   if (!me || !subject) return <InitializingScreen />;
+  // Someone who works in pharmacies but has not chosen one in this session picks it first (decision 0015).
+  if (!me.pharmacy && !me.user.isPlatformOperator) return <Navigate to="/choose-pharmacy" replace />;
   if (!me.pharmacy) return <WithoutPharmacy me={me} />;
   return <SignedInLayout me={me} subject={subject} />;
 }
@@ -102,6 +105,7 @@ function SignedInLayout({ me, subject }: { me: MeResponse; subject: PermissionSu
               <Menu className="size-6" aria-hidden="true" />
             </button>
             {settings.displaySettings.showPharmacyName ? <span className="truncate font-semibold">{themeTitle(me.pharmacy?.theme, me.pharmacy?.name)}</span> : null}
+            <PharmacySwitcher me={me} className="ml-auto max-w-[50%]" />
           </header>
           <SubscriptionBanner />
           <main id="main" className="flex-1 p-4 md:p-6 lg:p-8">

@@ -24,6 +24,7 @@ import { Badge } from '@/components/ui/badge';
 import { buttonClasses } from '@/components/ui/button';
 import { NAV_BOTTOM_LINKS, NAV_GROUPS, NAV_TOP_LINKS, groupForPath, type NavGroup } from '@/app/layout/navigation';
 import { BranchSwitcher } from '@/app/layout/branch-switcher';
+import { PharmacySwitcher } from '@/app/layout/pharmacy-switcher';
 import { themeTitle } from '@/app/layout/theme';
 import { useShellSettingsContext } from '@/lib/pharmacy-settings';
 
@@ -86,6 +87,7 @@ export function Sidebar({ me, subject, onNavigate, onLogout }: SidebarProps) {
           </p>
         ) : null}
         {display.showTagline && pharmacyTagline.trim() ? <p className="text-xs text-slate-300">{pharmacyTagline}</p> : null}
+        <PharmacySwitcher me={me} />
         <BranchSwitcher me={me} />
         <div className="flex items-center justify-between gap-2">
           {display.showUserName ? <p className="truncate text-sm text-slate-200">{displayName(me)}</p> : <span />}
