@@ -64,6 +64,12 @@ describe('security headers and cookie flags', () => {
     expect(session).toMatch(/; SameSite=Lax/i);
     expect(session).toMatch(/; Path=\//i);
     expect(session).not.toMatch(/; Secure/i);
+    // The readable hint beside it says only that a session may exist (public pages ask /api/me only then).
+    const hint = setCookies(response.headers).find((h) => h.startsWith('pp_signed_in='))!;
+    expect(hint).toMatch(/^pp_signed_in=1;/);
+    expect(hint).not.toMatch(/HttpOnly/i);
+    const out = await c.post('/api/auth/logout', {});
+    expect(setCookies(out.headers).find((h) => h.startsWith('pp_signed_in='))).toMatch(/Expires=Thu, 01 Jan 1970/i);
 
     const first = await t.app.inject({ method: 'GET', url: '/api/auth/providers' });
     const csrf = setCookies(first.headers).find((h) => h.startsWith('pp_csrf='))!;

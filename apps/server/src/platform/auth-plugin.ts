@@ -128,11 +128,18 @@ export function setSessionCookie(reply: FastifyReply, config: Config, token: str
     secure: config.secureCookies,
     expires,
   });
+  // A hint the browser can read (it says nothing but 'a session may exist'): public pages ask /api/me only when it
+  // is there, so a visitor's console shows no 401 (issue 8 item 11). The session itself stays HttpOnly.
+  reply.setCookie(SESSION_HINT_COOKIE, '1', { path: '/', httpOnly: false, sameSite: 'lax', secure: config.secureCookies, expires });
 }
 
 export function clearSessionCookie(reply: FastifyReply, config: Config): void {
   reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: config.secureCookies });
+  reply.clearCookie(SESSION_HINT_COOKIE, { path: '/', sameSite: 'lax', secure: config.secureCookies });
 }
+
+/** The readable 'signed in here' hint beside the HttpOnly session cookie (the web app's session-hint reads it). */
+export const SESSION_HINT_COOKIE = 'pp_signed_in';
 
 /**
  * Sessions, CSRF and route access for the whole app:
