@@ -25,7 +25,7 @@ const B_MARKERS = [B, 'Bravo'];
 const WRITE_BODIES: Record<string, unknown> = {
   'PATCH /api/branches/:id': { name: 'Hijacked Branch', address: 'Taken', isActive: false },
   'POST /api/users/:id/resend-invite': {},
-  'PATCH /api/users/:id': { name: 'Hijacked User', role: 'user', isActive: false },
+  'PATCH /api/users/:id': { role: 'user', isActive: false },
   'PATCH /api/products/:id': { name: 'Hijacked Product', sellingPriceCents: 1, isActive: false },
   'DELETE /api/products/:id': undefined,
   'PUT /api/products/:id/branches/:branchId': { sellingPriceCents: 1, purchasePriceCents: 1, isAvailable: false },

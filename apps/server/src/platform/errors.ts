@@ -121,7 +121,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
         return { path, message: v.message ?? 'Invalid value' };
       });
       const first = issues[0];
-      const message = first ? (first.path ? `${first.path}: ${first.message}` : first.message) : ERRORS.VALIDATION_FAILED.message;
+      // The sentence alone ('Tax rate must be between 0 and 100 %.'): the field's path is for programs, in details.issues.
+      const message = first ? first.message : ERRORS.VALIDATION_FAILED.message;
       return reply.status(400).send(errorBody('VALIDATION_FAILED', message, { issues, context: error.validationContext }));
     }
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (error.statusCode === 400 && error instanceof SyntaxError)) {
