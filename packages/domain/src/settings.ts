@@ -329,6 +329,12 @@ export type SettingsSectionId =
   | 'business' | 'invoicing' | 'taxAndMoney' | 'stock' | 'pricing' | 'branches' | 'payment' | 'switches' | 'display' | 'integrations';
 
 /** How the settings screen groups the document, in order, so the screen is generated from one description. */
+/**
+ * Stored display settings that are not on the settings screen until they can take effect (decision 0031): the
+ * dashboard has no period filters yet, there is no dark colour scheme, and English is the only catalogue.
+ */
+export const SETTINGS_NOT_ON_SCREEN = ['displaySettings.dashboardDefaultView', 'displaySettings.preferredTheme', 'displaySettings.defaultLanguage'] as const;
+
 export const SETTINGS_SECTIONS: readonly { id: SettingsSectionId; fields: readonly SettingsField[] }[] = [
   {
     id: 'business',
@@ -425,11 +431,11 @@ export const SETTINGS_SECTIONS: readonly { id: SettingsSectionId; fields: readon
       { key: 'displaySettings.showUserName', kind: 'boolean' },
       { key: 'displaySettings.showGreeting', kind: 'boolean' },
       { key: 'displaySettings.showTagline', kind: 'boolean' },
-      { key: 'displaySettings.dashboardDefaultView', kind: 'select', options: DASHBOARD_VIEWS },
-      { key: 'displaySettings.preferredTheme', kind: 'select', options: THEMES },
+      // Not on the screen until they can take effect (decision 0031): dashboardDefaultView (the dashboard has no
+      // period filters yet), preferredTheme (no dark colour scheme yet), defaultLanguage (English is the only
+      // catalogue). They stay in the stored settings, so nothing a pharmacy saved is lost.
       { key: 'displaySettings.compactMode', kind: 'boolean' },
       { key: 'displaySettings.showQuickActions', kind: 'boolean' },
-      { key: 'displaySettings.defaultLanguage', kind: 'select', options: LANGUAGES },
     ],
   },
   {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { kenyanPhoneText } from './phone.ts';
 
 /**
  * Branches, the session's branch, pharmacy creation and the pharmacy theme: the request and response schemas of
@@ -13,7 +14,7 @@ const optionalText = (max: number) => z.string().trim().max(max).nullable().opti
 export const createBranchSchema = z.strictObject({
   name: branchName,
   address: optionalText(200),
-  phone: optionalText(20),
+  phone: kenyanPhoneText('Phone').nullable().optional(),
   isDefault: z.boolean().optional(),
 });
 export type CreateBranch = z.infer<typeof createBranchSchema>;
@@ -21,7 +22,7 @@ export type CreateBranch = z.infer<typeof createBranchSchema>;
 export const patchBranchSchema = z.strictObject({
   name: branchName.optional(),
   address: optionalText(200),
-  phone: optionalText(20),
+  phone: kenyanPhoneText('Phone').nullable().optional(),
   isActive: z.boolean().optional(),
   isDefault: z.boolean().optional(),
 });
