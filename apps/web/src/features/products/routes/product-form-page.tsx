@@ -237,7 +237,7 @@ function ProductForm({
           flush
           actions={
             values.branches.length > 1 ? (
-              <Button variant="outline" size="sm" data-demo-allow="" disabled={!canManagePrices} onClick={copyFirstRowPrices}>
+              <Button variant="outline" size="sm" disabled={!canManagePrices} onClick={copyFirstRowPrices}>
                 {t('form.copyPrices')}
               </Button>
             ) : null

@@ -198,7 +198,6 @@ export default function ProductsPage() {
             filtersActive ? (
               <button
                 type="button"
-                data-demo-allow=""
                 className={buttonClasses('outline', 'sm')}
                 onClick={() => {
                   setSearch('');
@@ -252,7 +251,6 @@ export default function ProductsPage() {
       <form
         role="search"
         aria-label={t('list.filters')}
-        data-demo-allow=""
         className="mb-4 grid gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-4"
         onSubmit={(event) => {
           event.preventDefault();
@@ -281,7 +279,6 @@ export default function ProductsPage() {
         <div className="sm:col-span-2 md:hidden">
           <button
             type="button"
-            data-demo-allow=""
             className={buttonClasses('outline', 'sm')}
             aria-expanded={moreFilters}
             aria-controls="product-secondary-filters"

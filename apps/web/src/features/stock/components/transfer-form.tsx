@@ -176,7 +176,7 @@ export function TransferForm({ branches }: { branches: { id: string; name: strin
               />
             </Field>
             <div className="flex items-end">
-              <Button variant="outline" data-demo-allow="" disabled={tooMany} icon={<Plus className="size-4" aria-hidden="true" />} onClick={addLine}>
+              <Button variant="outline" disabled={tooMany} icon={<Plus className="size-4" aria-hidden="true" />} onClick={addLine}>
                 {t('transfer.addItem')}
               </Button>
             </div>
@@ -213,7 +213,6 @@ export function TransferForm({ branches }: { branches: { id: string; name: strin
                       <Button
                         variant="ghost"
                         size="sm"
-                        data-demo-allow=""
                         aria-label={t('transfer.removeLine', { name: label?.productName ?? '' })}
                         icon={<Trash2 className="size-4" aria-hidden="true" />}
                         onClick={() => removeLine(index)}

@@ -102,7 +102,7 @@ export default function StockTransfersPage() {
           const label = labelOf(transfer);
           return (
             <div className="flex flex-wrap justify-end gap-2">
-              <Button variant="ghost" size="sm" data-demo-allow="" aria-label={t('transfer.viewNamed', { label })} onClick={() => setViewing(transfer)}>
+              <Button variant="ghost" size="sm" aria-label={t('transfer.viewNamed', { label })} onClick={() => setViewing(transfer)}>
                 {t('transfer.view')}
               </Button>
               {canApprove && canTransfer(transfer.status, 'approve') ? (
