@@ -154,7 +154,7 @@ describe.each(testDatabaseKinds())('users and staff on %s', (kind) => {
       allowedBranchIds: [other.branches[0]!.id],
     });
     expect(foreignBranch.status).toBe(400);
-    expect(foreignBranch.body.error.message).toBe('Unknown branch');
+    expect(foreignBranch.body.error.message).toBe('allowedBranchIds: Unknown branch');
     expect(await tenantSnapshot(t.db, ph.pharmacyId)).toEqual(before);
   });
 
