@@ -48,7 +48,7 @@ describe.each(testDatabaseKinds())('import runs on %s', (kind) => {
     const [product] = await t.db.owner.query<{ id: string }>(`INSERT INTO products (pharmacy_id, name) VALUES ($1, 'Counted') RETURNING id`, [pharmacy.pharmacyId]);
     await syncUsageCounters(t.db, pharmacy.pharmacyId);
     let done = false;
-    const running = importPosted(csvOf('LIVE', 80)).finally(() => (done = true));
+    const running = importPosted(csvOf('LIVE', 1_000)).finally(() => (done = true));
     await firstChunkCommitted('LIVE');
     const answers: number[] = [];
     while (!done && answers.length < 10) {
@@ -63,10 +63,10 @@ describe.each(testDatabaseKinds())('import runs on %s', (kind) => {
     expect(adjustment.status).toBe(201);
     const finished = await running;
     expect(finished.status).toBe(200);
-    expect(finished.body).toMatchObject({ imported: 80, productsCreated: 80 });
+    expect(finished.body).toMatchObject({ imported: 1_000, productsCreated: 1_000 });
     // /api/me answered between the import's chunks, not after it.
     expect(answers.length).toBeGreaterThanOrEqual(3);
-    expect(await count(`products WHERE pharmacy_id = $1 AND sku LIKE 'LIVE-%'`)).toBe(80);
+    expect(await count(`products WHERE pharmacy_id = $1 AND sku LIKE 'LIVE-%'`)).toBe(1_000);
     expect(await ledgerMismatches(t.db, pharmacy.pharmacyId)).toEqual([]);
     const { counters, rows } = await usageCountersAndRows(t.db, pharmacy.pharmacyId);
     expect(counters.products).toBe(rows.products);
@@ -74,10 +74,13 @@ describe.each(testDatabaseKinds())('import runs on %s', (kind) => {
 
   it('a chunk that fails (a SKU of the file created meanwhile) undoes the whole run: nothing of the file stays', async () => {
     const before = await count(`products WHERE pharmacy_id = $1`);
-    const running = importPosted(csvOf('UNDO', 60));
+    // Large enough that the run is still writing when the API creates the last row's product (a chunk is ~40 ms
+    // and the opening stock is set-based, so a small file is done before the request gets in).
+    const fileRows = 2_000;
+    const running = importPosted(csvOf('UNDO', fileRows));
     await firstChunkCommitted('UNDO');
     // The last row's SKU, taken by a product created through the API while the import runs.
-    const taken = await owner.post('/api/products', { name: 'Got there first', sku: 'UNDO-59' });
+    const taken = await owner.post('/api/products', { name: 'Got there first', sku: `UNDO-${fileRows - 1}` });
     expect(taken.status).toBe(201);
     const failed = await running;
     expect(failed.status).toBe(409);
@@ -89,9 +92,9 @@ describe.each(testDatabaseKinds())('import runs on %s', (kind) => {
     const { counters, rows } = await usageCountersAndRows(t.db, pharmacy.pharmacyId);
     expect(counters.products).toBe(rows.products);
     // The file can be sent again once the SKU is out of it.
-    const again = await importPosted(csvOf('UNDO', 59));
+    const again = await importPosted(csvOf('UNDO', fileRows - 1));
     expect(again.status).toBe(200);
-    expect(again.body.imported).toBe(59);
+    expect(again.body.imported).toBe(fileRows - 1);
   }, 180_000);
 
   it('a run abandoned by a crash is undone by the next import of the pharmacy, places and all', async () => {
