@@ -63,20 +63,8 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 // Barcodes travel as one text per product (unnest cannot carry ragged text[][]); a unit separator splits them.
 const SEP = '\u001f';
 
-/**
- * Writes a chunk of an import's products set-based, in the caller's transaction: the products (multi-row
- * INSERT ... SELECT FROM unnest), the run's record of them (what an undo removes) and their branch rows with the
- * file's prices and no stock yet (the opening stock goes through the stock ledger afterwards).
- */
-export async function insertImportChunk(
-  q: Queryable,
-  pharmacyId: string,
-  data: { importId: string; products: readonly ImportProduct[]; branchProducts: readonly ImportBranchProduct[]; now: Date },
-): Promise<void> {
-  const part = data.products;
-  const r = part.map((p) => p.row);
-  await q.query(
-    `WITH written AS (
+/** The products INSERT of both import writers (the run's chunks and the seed's one-go path): $1 the pharmacy, $2–$17 productParams. */
+const PRODUCTS_INSERT = `
        INSERT INTO products (pharmacy_id, id, name, sku, barcodes, category, package_size, package_type, unit, is_dda,
                              tax_applied, tax_rate_basis_points, min_margin_basis_points, low_stock_threshold, reorder_level,
                              created_at, updated_at)
@@ -87,29 +75,46 @@ export async function insertImportChunk(
          FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::text[], $10::bool[],
                      $11::bool[], $12::int[], $13::int[], $14::int[], $15::int[])
               AS t(id, name, sku, barcodes, category, package_size, package_type, unit, is_dda, tax_applied, tax_rate, min_margin,
-                   low_stock, reorder)
+                   low_stock, reorder)`;
+
+function productParams(pharmacyId: string, part: readonly ImportProduct[], now: Date): unknown[] {
+  const r = part.map((p) => p.row);
+  return [
+    pharmacyId,
+    part.map((p) => p.id),
+    r.map((x) => x.name),
+    r.map((x) => x.sku),
+    r.map((x) => x.barcodes.join(SEP)),
+    r.map((x) => x.category),
+    r.map((x) => x.packageSize),
+    r.map((x) => x.packageType),
+    r.map((x) => x.unit),
+    r.map((x) => x.isDda),
+    r.map((x) => x.taxApplied),
+    r.map((x) => x.taxRateBasisPoints),
+    r.map((x) => x.minMarginBasisPoints),
+    r.map((x) => x.lowStockThreshold),
+    r.map((x) => x.reorderLevel),
+    now,
+    SEP,
+  ];
+}
+
+/**
+ * Writes a chunk of an import's products set-based, in the caller's transaction: the products (multi-row
+ * INSERT ... SELECT FROM unnest), the run's record of them (what an undo removes) and their branch rows with the
+ * file's prices and no stock yet (the opening stock goes through the stock ledger afterwards).
+ */
+export async function insertImportChunk(
+  q: Queryable,
+  pharmacyId: string,
+  data: { importId: string; products: readonly ImportProduct[]; branchProducts: readonly ImportBranchProduct[]; now: Date },
+): Promise<void> {
+  await q.query(
+    `WITH written AS (${PRODUCTS_INSERT}
        RETURNING id)
      INSERT INTO product_import_items (pharmacy_id, import_id, product_id) SELECT $1, $18, id FROM written`,
-    [
-      pharmacyId,
-      part.map((p) => p.id),
-      r.map((x) => x.name),
-      r.map((x) => x.sku),
-      r.map((x) => x.barcodes.join(SEP)),
-      r.map((x) => x.category),
-      r.map((x) => x.packageSize),
-      r.map((x) => x.packageType),
-      r.map((x) => x.unit),
-      r.map((x) => x.isDda),
-      r.map((x) => x.taxApplied),
-      r.map((x) => x.taxRateBasisPoints),
-      r.map((x) => x.minMarginBasisPoints),
-      r.map((x) => x.lowStockThreshold),
-      r.map((x) => x.reorderLevel),
-      data.now,
-      SEP,
-      data.importId,
-    ],
+    [...productParams(pharmacyId, data.products, data.now), data.importId],
   );
   const bps = data.branchProducts;
   if (bps.length === 0) return;
@@ -192,39 +197,7 @@ export async function insertImport(
 ): Promise<void> {
   const { pharmacyId, userId } = ctx;
   for (const part of chunks(data.products, chunkSize)) {
-    const r = part.map((p) => p.row);
-    await q.query(
-      `INSERT INTO products (pharmacy_id, id, name, sku, barcodes, category, package_size, package_type, unit, is_dda,
-                             tax_applied, tax_rate_basis_points, min_margin_basis_points, low_stock_threshold, reorder_level,
-                             created_at, updated_at)
-       SELECT $1, t.id, t.name, t.sku, CASE WHEN t.barcodes = '' THEN '{}'::text[] ELSE string_to_array(t.barcodes, $17) END,
-              t.category, COALESCE(t.package_size, 1), COALESCE(t.package_type, 'pieces'), COALESCE(t.unit, 'piece'),
-              COALESCE(t.is_dda, false), COALESCE(t.tax_applied, false), COALESCE(t.tax_rate, 1600), COALESCE(t.min_margin, 2200),
-              COALESCE(t.low_stock, 5), COALESCE(t.reorder, 2), $16, $16
-         FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::text[], $10::bool[],
-                     $11::bool[], $12::int[], $13::int[], $14::int[], $15::int[])
-              AS t(id, name, sku, barcodes, category, package_size, package_type, unit, is_dda, tax_applied, tax_rate, min_margin,
-                   low_stock, reorder)`,
-      [
-        pharmacyId,
-        part.map((p) => p.id),
-        r.map((x) => x.name),
-        r.map((x) => x.sku),
-        r.map((x) => x.barcodes.join(SEP)),
-        r.map((x) => x.category),
-        r.map((x) => x.packageSize),
-        r.map((x) => x.packageType),
-        r.map((x) => x.unit),
-        r.map((x) => x.isDda),
-        r.map((x) => x.taxApplied),
-        r.map((x) => x.taxRateBasisPoints),
-        r.map((x) => x.minMarginBasisPoints),
-        r.map((x) => x.lowStockThreshold),
-        r.map((x) => x.reorderLevel),
-        data.now,
-        SEP,
-      ],
-    );
+    await q.query(PRODUCTS_INSERT, productParams(pharmacyId, part, data.now));
     progress(part.length);
   }
   for (const part of chunks(data.branchProducts, chunkSize)) {
