@@ -17,6 +17,10 @@ import products from '@/i18n/en/products.json';
 import stock from '@/i18n/en/stock.json';
 import reports from '@/i18n/en/reports.json';
 import errors from '@/i18n/en/errors.json';
+import pos from '@/i18n/en/pos.json';
+import posSearch from '@/i18n/en/posSearch.json';
+import posClients from '@/i18n/en/posClients.json';
+import suspended from '@/i18n/en/suspended.json';
 
 /**
  * The catalogues, per language and namespace (one namespace per feature). Catalogues are imported statically:
@@ -41,6 +45,10 @@ export const resources = {
     products,
     stock,
     reports,
+    pos,
+    posSearch,
+    posClients,
+    suspended,
     /** The server's error codes (packages/domain/src/errors.ts), for t('errors:CODE', values). */
     errors,
   },
