@@ -141,6 +141,17 @@ export const ERRORS = {
   SALE_TOO_LARGE: { status: 400, message: 'The sale is too large: split it into several sales.' },
   SALE_ID_TAKEN: { status: 409, message: 'A different sale was already recorded with this id.' },
 
+  // Suspended sales and stock reservations (seed 001 sections 4, 5 and 8, decision 0028)
+  SUSPEND_CLIENT_REQUIRED: { status: 400, message: 'Please select a registered customer before suspending the sale.' },
+  SUSPEND_CLIENT_MISSING: { status: 400, message: 'Client is required' },
+  SUSPEND_NO_ITEMS: { status: 400, message: 'No items to reserve' },
+  SUSPEND_AMOUNT_ABOVE_TOTAL: { status: 400, message: 'Amount paid cannot exceed total' },
+  SUSPEND_LOW_MARGIN: { status: 400, message: 'Low margin items detected. Cannot suspend sale.' },
+  SUSPEND_PRODUCT_NOT_FOUND: { status: 404, message: 'Product {product} not found' },
+  SUSPENDED_ID_TAKEN: { status: 409, message: 'A different suspended sale was already recorded with this id.' },
+  SUSPENDED_SALE_GONE: { status: 409, message: 'This suspended sale was already completed or cancelled.' },
+  SUSPENDED_SALE_OTHER_BRANCH: { status: 409, message: 'This suspended sale belongs to {branch}: switch to that branch to complete it.' },
+
   // Clients (seed 001 section 5, New client)
   CONTACT_NAME_REQUIRED: { status: 400, message: 'Client name is required' },
   CONTACT_PHONE_REQUIRED: { status: 400, message: 'Phone number is required' },

@@ -472,6 +472,8 @@ export const completeSaleSchema = z.strictObject({
   payments: z.array(paymentInputSchema).max(SALE_LIMITS.payments, fieldMessage('atMost', 'A sale', { max: SALE_LIMITS.payments, unit: ' payments' })),
   expectedTotalCents: numberField('The expected total', 0, SALE_LIMITS.saleCents, { whole: true }).optional(),
   notes: optionalText(SALE_LIMITS.notes, 'Notes'),
+  /** Completing a resumed suspended sale: its reserved stock becomes sold and the suspended sale goes (decision 0028). */
+  suspendedSaleId: z.uuid().optional(),
 });
 export type CompleteSaleInput = z.input<typeof completeSaleSchema>;
 export type CompleteSale = z.output<typeof completeSaleSchema>;
