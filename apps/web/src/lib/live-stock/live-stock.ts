@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { productsChangedEventSchema, stockEventSchema } from '@pharmapoint/domain/events';
+import { productsChangedEventSchema, stockEventSchema, type StockEvent } from '@pharmapoint/domain/events';
 import type { ProductListResponse } from '@pharmapoint/domain/products';
 import {
   applyUpdate,
@@ -92,7 +92,30 @@ export function useDisplayedQuantity(): (productId: string, branchId: string, se
   );
 }
 
+/** The optimistic values themselves (every product and branch); re-renders when they change. */
+export function usePendingStock(): PendingMap {
+  return useSyncExternalStore(subscribe, () => pending, () => pending);
+}
+
 // ------------------------------------------------------------------------------------------- server events
+
+/**
+ * What the stream says, for stores other than the query cache (the till's catalogue): a committed stock change,
+ * or 'resync' when many products changed at once ('products', with the branches) or events may have been missed
+ * (a reconnect's 'ready'; branchIds null).
+ */
+export type LiveStockSignal = { type: 'stock'; event: StockEvent } | { type: 'resync'; branchIds: readonly string[] | null };
+const signalListeners = new Set<(signal: LiveStockSignal) => void>();
+
+/** Hears the stream's stock events and resyncs (the stream is kept open by useLiveStock). */
+export function onLiveStock(listener: (signal: LiveStockSignal) => void): () => void {
+  signalListeners.add(listener);
+  return () => signalListeners.delete(listener);
+}
+
+function signal(value: LiveStockSignal): void {
+  for (const listener of signalListeners) listener(value);
+}
 
 /** Applies a committed stock change to the cached queries. */
 export function applyStockEvent(queryClient: QueryClient, event: { productId: string; branchId: string; quantity: number; reservedQuantity: number }): void {
@@ -121,13 +144,19 @@ function openStream(queryClient: QueryClient, reopened = false): void {
   source = stream;
   stream.addEventListener('ready', () => {
     // After a reconnect events may have been missed: read again what is shown.
-    if (everReady) void queryClient.invalidateQueries({ queryKey: ['products'] });
+    if (everReady) {
+      void queryClient.invalidateQueries({ queryKey: ['products'] });
+      signal({ type: 'resync', branchIds: null });
+    }
     everReady = true;
   });
   stream.addEventListener('stock', (event) => {
     try {
       const parsed = stockEventSchema.safeParse(JSON.parse((event as MessageEvent<string>).data));
-      if (parsed.success) applyStockEvent(queryClient, parsed.data);
+      if (parsed.success) {
+        applyStockEvent(queryClient, parsed.data);
+        signal({ type: 'stock', event: parsed.data });
+      }
     } catch {
       // Not JSON: ignore.
     }
@@ -145,9 +174,11 @@ function openStream(queryClient: QueryClient, reopened = false): void {
   });
   stream.addEventListener('products', (event) => {
     try {
-      if (productsChangedEventSchema.safeParse(JSON.parse((event as MessageEvent<string>).data)).success) {
+      const parsed = productsChangedEventSchema.safeParse(JSON.parse((event as MessageEvent<string>).data));
+      if (parsed.success) {
         void queryClient.invalidateQueries({ queryKey: ['products'] });
         void queryClient.invalidateQueries({ queryKey: ['stock'] });
+        signal({ type: 'resync', branchIds: parsed.data.branchIds });
       }
     } catch {
       // Not JSON: ignore.

@@ -1,0 +1,212 @@
+import { del, get, set } from 'idb-keyval';
+import {
+  buildCatalogueIndex,
+  decodeCatalogue,
+  type CatalogueIndex,
+  type PosCatalogueItem,
+  type PosCatalogueResponse,
+  withItems,
+} from '@pharmapoint/domain/pos-catalogue';
+import i18n from '@/i18n';
+import { api, ApiError } from '@/lib/api';
+import { onLiveStock, type LiveStockSignal } from '@/lib/live-stock/live-stock';
+import { applyStockChange, positionsOf, type StockChange } from '@/features/pos/catalogue/catalogue-state';
+
+/**
+ * The till's catalogue of one branch, shared by every component of the tab that shows it (decision 0024): read
+ * from IndexedDB at once when a copy is there, fetched from GET /api/pos/catalogue (always, in the background when
+ * the copy is shown), kept current by the live stream's 'stock' events, and fetched again on 'products' and after
+ * a reconnect. Optimistic cross-tab values are laid over it by the hook (they belong to live-stock).
+ */
+
+export type CatalogueStatus = 'loading' | 'ready' | 'error';
+
+export interface CatalogueState {
+  status: CatalogueStatus;
+  error: string | null;
+  items: readonly PosCatalogueItem[];
+  index: CatalogueIndex;
+  positions: ReadonlyMap<string, number>;
+  version: number;
+  /** When the server read the catalogue shown (ISO 8601), null before the first copy. */
+  at: string | null;
+}
+
+/** The IndexedDB key of a branch's copy (bump the version when the wire shape changes). */
+export const cacheKey = (branchId: string) => `pp:pos-catalogue:v1:${branchId}`;
+
+/** A stock event of an unknown product: wait this long for more before fetching again. */
+const UNKNOWN_REFETCH_MS = 1000;
+
+const EMPTY: readonly PosCatalogueItem[] = [];
+let versions = 0;
+
+/** The state before anything is known. */
+export function loadingState(): CatalogueState {
+  return { status: 'loading', error: null, items: EMPTY, index: buildCatalogueIndex(EMPTY), positions: new Map(), version: ++versions, at: null };
+}
+
+export class BranchCatalogueStore {
+  readonly branchId: string;
+  private state: CatalogueState;
+  private readonly listeners = new Set<() => void>();
+  private users = 0;
+  private started = false;
+  private inFlight: Promise<void> | null = null;
+  /** Stock changes heard while a fetch is under way: applied again on top of its answer (values are absolute). */
+  private heard: StockChange[] | null = null;
+  private again = false;
+  private unknownTimer: ReturnType<typeof setTimeout> | null = null;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(branchId: string) {
+    this.branchId = branchId;
+    this.state = loadingState();
+  }
+
+  getState = (): CatalogueState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  private update(patch: Partial<CatalogueState>): void {
+    this.state = { ...this.state, ...patch, version: ++versions };
+    for (const listener of this.listeners) listener();
+  }
+
+  private setItems(items: readonly PosCatalogueItem[], patch: Partial<CatalogueState> = {}): void {
+    const sameProducts = items.length === this.state.items.length && items.every((item, i) => item.id === this.state.items[i]!.id);
+    const positions = sameProducts ? this.state.positions : positionsOf(items);
+    this.update({ ...patch, items, positions, index: buildCatalogueIndex(items) });
+  }
+
+  /** A component starts showing the catalogue: the first one loads it and starts listening. */
+  retain(): () => void {
+    this.users += 1;
+    if (!this.unsubscribe) this.unsubscribe = onLiveStock((s) => this.onSignal(s));
+    if (!this.started) {
+      this.started = true;
+      void this.start();
+    }
+    return () => {
+      this.users -= 1;
+      if (this.users > 0) return;
+      // Nobody shows it: stop listening; the data stays in memory, and is fetched again when shown again.
+      this.unsubscribe?.();
+      this.unsubscribe = null;
+      this.started = false;
+      if (this.unknownTimer) clearTimeout(this.unknownTimer);
+      this.unknownTimer = null;
+    };
+  }
+
+  private async start(): Promise<void> {
+    if (this.state.items === EMPTY) {
+      const cached = await readCache(this.branchId);
+      // A fetch that answered first wins over the copy.
+      if (cached && this.state.at === null) {
+        try {
+          this.setItems(decodeCatalogue(cached), { status: 'ready', error: null, at: cached.at });
+        } catch {
+          void del(cacheKey(this.branchId)).catch(() => undefined);
+        }
+      }
+    }
+    await this.load(false);
+  }
+
+  /** Fetches the catalogue again. Never rejects: a failure shows as `error`. */
+  refresh = (): Promise<void> => this.load(true);
+
+  private load(manual: boolean): Promise<void> {
+    if (this.inFlight) {
+      // A fetch is under way: one more after it, so changes made meanwhile are not lost.
+      this.again = true;
+      return this.inFlight;
+    }
+    this.heard = [];
+    const run = async () => {
+      try {
+        const response = await api.get<PosCatalogueResponse>('/api/pos/catalogue', { query: { branchId: this.branchId } });
+        let items: readonly PosCatalogueItem[] = decodeCatalogue(response);
+        const positions = positionsOf(items);
+        for (const change of this.heard ?? []) items = applyStockChange(items, positions, this.branchId, change).items;
+        this.update({ status: 'ready', error: null, items, positions, index: buildCatalogueIndex(items), at: response.at });
+        void writeCache(this.branchId, response);
+      } catch (error) {
+        const refused = error instanceof ApiError && [401, 403, 404].includes(error.status);
+        if (refused) {
+          // Not this user's branch (or not any more): no copy of it stays in this browser.
+          void del(cacheKey(this.branchId)).catch(() => undefined);
+          this.update({ status: 'error', error: error.message, items: EMPTY, positions: new Map(), index: buildCatalogueIndex(EMPTY), at: null });
+        } else if (this.state.items !== EMPTY) {
+          this.update({ status: 'ready', error: i18n.t('posSearch:refreshFailed') });
+        } else {
+          this.update({ status: 'error', error: i18n.t(manual ? 'posSearch:refreshFailed' : 'posSearch:loadFailed') });
+        }
+      } finally {
+        this.heard = null;
+      }
+    };
+    const promise = run().finally(() => {
+      this.inFlight = null;
+      if (this.again) {
+        this.again = false;
+        void this.load(manual);
+      }
+    });
+    this.inFlight = promise;
+    return promise;
+  }
+
+  private onSignal(signal: LiveStockSignal): void {
+    if (signal.type === 'resync') {
+      if (signal.branchIds === null || signal.branchIds.includes(this.branchId)) void this.load(false);
+      return;
+    }
+    const change = signal.event;
+    if (change.branchId !== this.branchId) return;
+    this.heard?.push(change);
+    const { items, unknown } = applyStockChange(this.state.items, this.state.positions, this.branchId, change);
+    if (items !== this.state.items) this.update({ items, index: withItems(this.state.index, items) });
+    if (unknown && this.state.items !== EMPTY && !this.unknownTimer) {
+      // A product this copy does not have (new in the branch): fetch again, once for a burst of them.
+      this.unknownTimer = setTimeout(() => {
+        this.unknownTimer = null;
+        void this.load(false);
+      }, UNKNOWN_REFETCH_MS);
+    }
+  }
+}
+
+const stores = new Map<string, BranchCatalogueStore>();
+
+/** The one store of a branch in this tab. */
+export function branchCatalogueStore(branchId: string): BranchCatalogueStore {
+  let store = stores.get(branchId);
+  if (!store) {
+    store = new BranchCatalogueStore(branchId);
+    stores.set(branchId, store);
+  }
+  return store;
+}
+
+async function readCache(branchId: string): Promise<PosCatalogueResponse | undefined> {
+  try {
+    const value = (await get(cacheKey(branchId))) as PosCatalogueResponse | undefined;
+    return value && value.branchId === branchId && value.columns ? value : undefined;
+  } catch {
+    // No IndexedDB (private mode, tests): the catalogue is fetched every time.
+    return undefined;
+  }
+}
+
+async function writeCache(branchId: string, response: PosCatalogueResponse): Promise<void> {
+  try {
+    await set(cacheKey(branchId), response);
+  } catch {
+    // Storage full or unavailable: the next reload fetches.
+  }
+}
