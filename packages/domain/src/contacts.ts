@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fieldMessage, type ErrorCode } from './errors.ts';
+import { ERRORS, fieldMessage, type ErrorCode } from './errors.ts';
 import { normalizePhone } from './phone.ts';
 import { text } from './text.ts';
 
@@ -38,14 +38,55 @@ export const createContactSchema = z.strictObject({
 export type CreateContactInput = z.input<typeof createContactSchema>;
 export type CreateContact = z.output<typeof createContactSchema>;
 
-/** The first rule of seed 001 section 5 (New client) a new client breaks, or null. */
-export function newClientProblem(input: { name?: string | null; phone?: string | null; location?: string | null; address?: string | null; forDda?: boolean }): ErrorCode | null {
-  if (!input.name?.trim()) return 'CONTACT_NAME_REQUIRED';
-  if (!input.phone?.trim() || normalizePhone(input.phone) === '') return 'CONTACT_PHONE_REQUIRED';
-  if (input.forDda && !input.location?.trim()) return 'CONTACT_LOCATION_REQUIRED_DDA';
-  if (input.forDda && !input.address?.trim()) return 'CONTACT_ADDRESS_REQUIRED_DDA';
-  return null;
+type NewClientFields = { name?: string | null; phone?: string | null; location?: string | null; address?: string | null; forDda?: boolean };
+
+/** Every rule of seed 001 section 5 (New client) a new client breaks, in the specification's order, with its field. */
+export function newClientProblems(input: NewClientFields): { code: ErrorCode; field: 'name' | 'phone' | 'location' | 'address' }[] {
+  const problems: { code: ErrorCode; field: 'name' | 'phone' | 'location' | 'address' }[] = [];
+  if (!input.name?.trim()) problems.push({ code: 'CONTACT_NAME_REQUIRED', field: 'name' });
+  if (!input.phone?.trim() || normalizePhone(input.phone) === '') problems.push({ code: 'CONTACT_PHONE_REQUIRED', field: 'phone' });
+  if (input.forDda && !input.location?.trim()) problems.push({ code: 'CONTACT_LOCATION_REQUIRED_DDA', field: 'location' });
+  if (input.forDda && !input.address?.trim()) problems.push({ code: 'CONTACT_ADDRESS_REQUIRED_DDA', field: 'address' });
+  return problems;
 }
+
+/** The first rule of seed 001 section 5 (New client) a new client breaks, or null. */
+export function newClientProblem(input: NewClientFields): ErrorCode | null {
+  return newClientProblems(input)[0]?.code ?? null;
+}
+
+/**
+ * The Add New Client dialog of the till as the cashier types it: the rules of `newClientProblems` beside their
+ * fields (location and full address only for a DDA cart), and an output that is the request of POST /api/contacts
+ * with the phone normalised (a 10-digit 0... number as 254...).
+ */
+export function newClientFormSchema(forDda: boolean) {
+  return z
+    .object({
+      name: text(CONTACT_LIMITS.name, 'The name'),
+      phone: text(CONTACT_LIMITS.phone, 'The phone number'),
+      email: z.union([z.literal(''), z.email(fieldMessage('required', 'A valid email')).max(CONTACT_LIMITS.email)]),
+      location: text(CONTACT_LIMITS.location, 'The location'),
+      address: text(CONTACT_LIMITS.address, 'The address'),
+      notes: text(CONTACT_LIMITS.notes, 'Notes'),
+    })
+    .superRefine((form, ctx) => {
+      for (const problem of newClientProblems({ ...form, forDda })) ctx.addIssue({ code: 'custom', path: [problem.field], message: ERRORS[problem.code].message });
+    })
+    .transform(
+      (form): CreateContactInput => ({
+        type: 'customer',
+        name: form.name,
+        phone: normalizePhone(form.phone),
+        email: form.email === '' ? null : form.email,
+        location: form.location === '' ? null : form.location,
+        address: form.address === '' ? null : form.address,
+        notes: form.notes === '' ? null : form.notes,
+        forDda,
+      }),
+    );
+}
+export type NewClientFormValues = z.input<ReturnType<typeof newClientFormSchema>>;
 
 export const contactSchema = z.object({
   id: z.string(),

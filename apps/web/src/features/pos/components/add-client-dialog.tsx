@@ -1,0 +1,156 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { newClientFormSchema, type Contact, type CreateContactInput, type NewClientFormValues } from '@pharmapoint/domain/contacts';
+import { normalizePhone } from '@pharmapoint/domain/phone';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { Field } from '@/components/ui/field';
+import { applyServerErrors } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import { Textarea } from '@/components/ui/textarea';
+import { api } from '@/lib/api';
+import { toast } from '@/lib/toast';
+
+export interface AddClientDialogProps {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** The cart holds DDA products: location and full address are required (seed 001 section 5). */
+  ddaInCart?: boolean;
+  /** The client was saved: the till selects it at once. */
+  onSaved: (client: Contact) => void;
+  /** What the cashier typed in the search box, to start the name or phone with. */
+  initialText?: string;
+}
+
+const EMPTY: NewClientFormValues = { name: '', phone: '', email: '', location: '', address: '', notes: '' };
+
+/** What the search box held: digits go to the phone, anything else to the name. */
+function startValues(text: string | undefined): NewClientFormValues {
+  const t = text?.trim() ?? '';
+  if (!t) return EMPTY;
+  return /^[+\d\s-]+$/.test(t) ? { ...EMPTY, phone: t } : { ...EMPTY, name: t };
+}
+
+/** A v4 UUID for an Idempotency-Key (crypto.randomUUID needs a secure context; a till on a LAN address may lack it). */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export function createClient(body: CreateContactInput, idempotencyKey: string): Promise<Contact> {
+  return api.post<Contact>('/api/contacts', body, { headers: { 'Idempotency-Key': idempotencyKey } });
+}
+
+/**
+ * Add New Client (seed 001 sections 2 and 5): name and phone required, location and full address too when the cart
+ * holds DDA products; the phone is saved normalised (a 10-digit 0... number as 254...). The request carries an
+ * Idempotency-Key made when the dialog opens, so a double click or a retry after a lost answer adds one client.
+ */
+export function AddClientDialog({ open, onOpenChange, ddaInCart = false, onSaved, initialText }: AddClientDialogProps) {
+  const { t } = useTranslation('posClients');
+  const queryClient = useQueryClient();
+  const schema = useMemo(() => newClientFormSchema(ddaInCart), [ddaInCart]);
+  const { register, handleSubmit, reset, setError, control, formState } = useForm<NewClientFormValues, unknown, CreateContactInput>({
+    resolver: zodResolver(schema),
+    defaultValues: EMPTY,
+  });
+  const errors = formState.errors;
+  const [key, setKey] = useState(() => newIdempotencyKey());
+  const [serverError, setServerError] = useState<string | null>(null);
+  const phone = useWatch({ control, name: 'phone' });
+  const normalized = phone ? normalizePhone(phone) : '';
+
+  useEffect(() => {
+    if (!open) return;
+    reset(startValues(initialText));
+    setKey(newIdempotencyKey());
+    setServerError(null);
+    // Only when the dialog opens: the search text is the start, not a live binding.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open]);
+
+  const save = useMutation({
+    mutationFn: (body: CreateContactInput) => createClient(body, key),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['pos', 'clients'] });
+    },
+  });
+
+  async function onValid(body: CreateContactInput) {
+    setServerError(null);
+    try {
+      const client = await save.mutateAsync(body);
+      toast.success(t('addClient.saved', { name: client.name }));
+      onSaved(client);
+      onOpenChange(false);
+    } catch (error) {
+      const message = applyServerErrors(error, setError, (path) =>
+        path === 'name' || path === 'phone' || path === 'email' || path === 'location' || path === 'address' || path === 'notes' ? path : null,
+      );
+      setServerError(t('addClient.failed', { message }));
+    }
+  }
+
+  const pending = save.isPending;
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => (pending ? undefined : onOpenChange(next))}
+      title={t('addClient.title')}
+      description={t('addClient.description')}
+      footer={
+        <>
+          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
+            {t('common:actions.cancel')}
+          </Button>
+          <Button type="submit" form="pos-add-client-form" loading={pending}>
+            {t('addClient.save')}
+          </Button>
+        </>
+      }
+    >
+      <form id="pos-add-client-form" onSubmit={(event) => void handleSubmit(onValid)(event)} noValidate className="space-y-4">
+        {ddaInCart ? (
+          <p className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-800">{t('addClient.ddaNotice')}</p>
+        ) : null}
+        <Field label={t('addClient.name')} required error={errors.name?.message}>
+          <Input {...register('name')} autoComplete="off" maxLength={120} />
+        </Field>
+        <Field
+          label={t('addClient.phone')}
+          required
+          error={errors.phone?.message}
+          hint={normalized && normalized !== phone?.trim() ? `${t('addClient.phoneHint')} → ${normalized}` : t('addClient.phoneHint')}
+        >
+          <Input type="tel" inputMode="tel" {...register('phone')} autoComplete="off" maxLength={30} />
+        </Field>
+        <Field label={t('addClient.email')} error={errors.email?.message}>
+          <Input type="email" {...register('email')} autoComplete="off" maxLength={254} />
+        </Field>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field label={t('addClient.location')} required={ddaInCart} error={errors.location?.message}>
+            <Input {...register('location')} maxLength={120} />
+          </Field>
+          <Field label={t('addClient.address')} required={ddaInCart} error={errors.address?.message}>
+            <Input {...register('address')} maxLength={300} />
+          </Field>
+        </div>
+        <Field label={t('addClient.notes')} error={errors.notes?.message}>
+          <Textarea {...register('notes')} rows={2} maxLength={500} />
+        </Field>
+        {serverError ? (
+          <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">
+            {serverError}
+          </p>
+        ) : null}
+      </form>
+    </Dialog>
+  );
+}
