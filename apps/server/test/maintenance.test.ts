@@ -5,6 +5,8 @@ import type { TestClient } from './http.ts';
 import { signedInClient, stockPharmacy, type StockPharmacy } from './import-helpers.ts';
 
 const ROWS = 10_000;
+/** Of the ROWS, how many go through POST /api/products/import (the rest are written by SQL). */
+const IMPORTED = 200;
 const HEADER = 'Name,SKU,Category,Branch,Selling Price (KSh),Purchase Price (KSh),Opening Quantity,Batch Number,Expiry Date,DDA';
 const STOCK_TABLES = ['products', 'branch_products', 'batches', 'stock_movements'];
 
@@ -44,38 +46,68 @@ describe('planner statistics on the embedded database (platform/maintenance.ts)'
     return Object.fromEntries(rows.map((row) => [row.relname, row]));
   };
 
-  it(`after a bulk import of ${ROWS} products, requestAnalyze brings the statistics up to date and the list answers`, async () => {
+  /**
+   * 10,000 products, as in issue 6 item 13, without paying for 10,000 rows through the chunked import on every
+   * run: IMPORTED rows go through the API (the import asks for ANALYZE by itself: no manual step), the rest are
+   * written set-based by SQL (bulk work that asks for nothing, so the scheduler's request is what brings the
+   * statistics up to date). bench/csv-import.ts imports 10,000 rows through the API.
+   */
+  it(`after bulk writes of ${ROWS} products the statistics come up to date (the import asks by itself) and the list answers`, async () => {
     maintenance.start();
     const csv = [HEADER];
-    for (let i = 0; i < ROWS; i += 1) {
+    for (let i = 0; i < IMPORTED; i += 1) {
       csv.push(`Maintenance product ${i},MNT-${i},Medicine,${i % 2 ? 'Westlands Branch' : 'Main Branch'},12.50,8,${10 + (i % 40)},B${i},2027-06-30,No`);
     }
     const imported = await owner.request('POST', '/api/products/import?mode=all-or-nothing', csv.join('\n'), { 'content-type': 'text/csv' });
     expect(imported.status).toBe(200);
-    expect(imported.body).toMatchObject({ imported: ROWS, productsCreated: ROWS, errors: [] });
+    expect(imported.body).toMatchObject({ imported: IMPORTED, productsCreated: IMPORTED, errors: [] });
 
-    const before = await stats();
-    expect(before.products!.n_mod_since_analyze).toBeGreaterThanOrEqual(ROWS);
-    expect(before.products!.last_analyze).toBeNull();
-
-    requestAnalyze(t.db);
-    requestAnalyze(t.db); // a second request while one is pending adds nothing
-    let after = before;
-    // The pass analyzes one table at a time: wait until it has done them all.
-    const pending = () => STOCK_TABLES.some((table) => after[table]!.last_analyze === null);
+    // No requestAnalyze here: the import route asked for the pass. Wait until it has analyzed the four tables.
+    let after = await stats();
+    const pending = () => STOCK_TABLES.some((table) => after[table]!.last_analyze === null || after[table]!.n_mod_since_analyze >= 50);
     for (let waited = 0; waited < 30_000 && pending(); waited += 100) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       after = await stats();
     }
     for (const table of STOCK_TABLES) {
-      expect(after[table]!.last_analyze, `${table} analyzed`).not.toBeNull();
+      expect(after[table]!.last_analyze, `${table} analyzed after the import`).not.toBeNull();
+      expect(after[table]!.n_mod_since_analyze, `${table} changes since analyze`).toBeLessThan(50);
+    }
+    expect(lines.filter((line) => line.includes('ANALYZE public.products ')).length).toBe(1);
+
+    // The rest of the products, set-based: nothing asks for ANALYZE, so the statistics are stale.
+    const [main, westlands] = pharmacy.branches;
+    await t.db.owner.query(
+      `INSERT INTO products (pharmacy_id, name, sku, category)
+       SELECT $1, 'Maintenance product ' || n, 'MNT-' || n, 'Medicine' FROM generate_series($2::int, $3::int - 1) AS n`,
+      [pharmacy.pharmacyId, IMPORTED, ROWS],
+    );
+    await t.db.owner.query(
+      `INSERT INTO branch_products (pharmacy_id, branch_id, product_id, selling_price_cents, purchase_price_cents, quantity)
+       SELECT p.pharmacy_id, CASE WHEN right(p.sku, 1) IN ('1', '3', '5', '7', '9') THEN $3::uuid ELSE $2::uuid END, p.id, 1250, 800, 0
+         FROM products p WHERE p.pharmacy_id = $1 AND NOT EXISTS (SELECT 1 FROM branch_products b WHERE b.product_id = p.id)`,
+      [pharmacy.pharmacyId, main!.id, westlands!.id],
+    );
+    const before = await stats();
+    expect(before.products!.n_mod_since_analyze).toBeGreaterThanOrEqual(ROWS - IMPORTED);
+    expect(before.branch_products!.n_mod_since_analyze).toBeGreaterThanOrEqual(ROWS - IMPORTED);
+
+    requestAnalyze(t.db);
+    requestAnalyze(t.db); // a second request while one is pending adds nothing
+    after = before;
+    const stale = () => ['products', 'branch_products'].some((table) => after[table]!.n_mod_since_analyze >= 50);
+    for (let waited = 0; waited < 30_000 && stale(); waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      after = await stats();
+    }
+    for (const table of ['products', 'branch_products']) {
       expect(after[table]!.n_mod_since_analyze, `${table} changes since analyze`).toBeLessThan(50);
     }
     const [products] = await t.db.owner.query<{ reltuples: number }>(`SELECT reltuples FROM pg_class WHERE relname = 'products'`);
     expect(products!.reltuples).toBe(ROWS);
-    // One line per table; printed for the record (the time is the machine's, not asserted).
+    // One line per table and pass; printed for the record (the time is the machine's, not asserted).
     console.log(lines.join('\n'));
-    expect(lines.filter((line) => line.includes('ANALYZE public.products ')).length).toBe(1);
+    expect(lines.filter((line) => line.includes('ANALYZE public.products ')).length).toBe(2);
 
     const page = await owner.get('/api/products?limit=50');
     expect(page.status).toBe(200);
