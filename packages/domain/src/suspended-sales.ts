@@ -209,9 +209,9 @@ export type SuspendedSale = z.infer<typeof suspendedSaleSchema>;
 export const suspendedSaleListQuerySchema = z.strictObject({
   branchId: z.uuid().optional(),
   clientId: z.uuid().optional(),
-  /** Suspended at least this many days ago. */
+  /** Age in whole days (24-hour periods since suspension) at least this. */
   minAgeDays: z.coerce.number().int().min(0).max(3650).optional(),
-  /** Suspended at most this many days ago. */
+  /** Age in whole days at most this (0: within the last 24 hours). */
   maxAgeDays: z.coerce.number().int().min(0).max(3650).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),

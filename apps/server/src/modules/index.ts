@@ -4,13 +4,16 @@ import { registerAdmin } from './admin/admin.routes.ts';
 import { registerAuth } from './auth/auth.routes.ts';
 import { registerContacts } from './contacts/contacts.routes.ts';
 import { registerEvents } from './events/events.routes.ts';
+import { registerExpenses } from './expenses/expenses.routes.ts';
 import { registerHealth } from './health/health.routes.ts';
 import { registerJobs } from './jobs/jobs.routes.ts';
 import { registerProductImport } from './product-import/import.routes.ts';
+import { registerPos } from './pos/pos.routes.ts';
 import { registerProducts } from './products/products.routes.ts';
 import { registerSales } from './sales/sales.routes.ts';
 import { registerSettings } from './settings/settings.routes.ts';
 import { registerStock } from './stock/stock.routes.ts';
+import { registerSuspendedSales } from './suspended-sales/suspended-sales.routes.ts';
 import { registerSubscription } from './subscription/subscription.routes.ts';
 import { registerTenancy } from './tenancy/tenancy.routes.ts';
 import { registerUsers } from './users/users.routes.ts';
@@ -33,4 +36,7 @@ export const modules: FastifyPluginAsync<AppDeps>[] = [
   modulePlugin('stock', registerStock),
   modulePlugin('contacts', registerContacts),
   modulePlugin('sales', registerSales),
+  modulePlugin('expenses', registerExpenses),
+  modulePlugin('pos', registerPos),
+  modulePlugin('suspended-sales', registerSuspendedSales),
 ];

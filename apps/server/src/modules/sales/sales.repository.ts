@@ -93,6 +93,9 @@ export interface NewSale {
   paymentMethod: string;
   notes: string | null;
   clientTime: string | null;
+  /** Completing a resumed suspended sale: its reserved stock was sold (decision 0028). */
+  fromReservedStock?: boolean;
+  reservationId?: string | null;
   at: Date;
 }
 
@@ -101,9 +104,9 @@ export async function insertSale(q: Queryable, pharmacyId: string, sale: NewSale
     `INSERT INTO sales (pharmacy_id, id, invoice_number, branch_id, client_id, client_name, client_phone, client_location,
                         cashier_id, cashier_name, sale_date, is_backdated, backdated_by, subtotal_cents, discount_type,
                         discount_value, discount_cents, tax_cents, rounding_cents, total_cents, amount_paid_cents, change_cents,
-                        balance_due_cents, payment_method, status, notes, client_time, created_at)
+                        balance_due_cents, payment_method, status, notes, client_time, created_at, from_reserved_stock, reservation_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
-             'completed', $25, $26, $27)`,
+             'completed', $25, $26, $27, $28, $29)`,
     [
       pharmacyId,
       sale.id,
@@ -132,6 +135,8 @@ export async function insertSale(q: Queryable, pharmacyId: string, sale: NewSale
       sale.notes,
       sale.clientTime,
       sale.at,
+      sale.fromReservedStock ?? false,
+      sale.reservationId ?? null,
     ],
   );
 }

@@ -36,7 +36,8 @@ import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import { findCustomer } from '../contacts/contacts.service.ts';
 import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts';
-import { applyStockChanges, lockStockRows, resolveBranch, type StockChangeResult } from '../stock/stock.service.ts';
+import { applyStockChanges, lockStockRows, resolveBranch, type StockChange, type StockChangeResult } from '../stock/stock.service.ts';
+import { completeSuspendedSale, takeSuspendedSale, type HeldReservation } from '../suspended-sales/suspended-sales.service.ts';
 import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
 import {
   findLastPrescription,
@@ -83,7 +84,10 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   // The same id without the Idempotency-Key (or with another key): never a second sale.
   if (await saleExists(q, ctx.pharmacyId, input.id)) throw new AppError('SALE_ID_TAKEN', { details: { id: input.id } });
   if (input.lines.length === 0) refuse({ code: 'SALE_CART_EMPTY' });
-  const branch = await resolveBranch(q, ctx, input.branchId);
+  // A resumed sale (decision 0028): its suspension is locked first (before any stock row) and its reservation held.
+  const held = input.suspendedSaleId ? await takeSuspendedSale(q, ctx, input.suspendedSaleId) : null;
+  const branch = await resolveBranch(q, ctx, input.branchId ?? held?.branchId);
+  if (held && held.branchId !== branch.id) throw new AppError('SUSPENDED_SALE_OTHER_BRANCH', { values: { branch: held.branchName }, details: { branchId: held.branchId } });
   const { settings } = await loadSettings(q, ctx.pharmacyId);
   const today = businessDate(ctx.now, await pharmacyTimeZone(q, ctx.pharmacyId));
   const saleDate = input.saleDate ?? today;
@@ -101,7 +105,9 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   // Lock the branch's stock rows first (the ledger's one global order), then read prices and stock under the locks.
   const needed = piecesByProduct(input.lines);
   const productIds = [...needed.keys()];
-  await lockStockRows(q, ctx, productIds.map((productId) => ({ branchId: branch.id, productId })));
+  // A resumed sale also locks the products it reserved and no longer sells (they are released below).
+  const lockIds = held ? [...new Set([...productIds, ...held.batches.keys()])] : productIds;
+  await lockStockRows(q, ctx, lockIds.map((productId) => ({ branchId: branch.id, productId })));
   const products = await findSaleProducts(q, ctx.pharmacyId, branch.id, productIds);
 
   const mayOverridePrice = holds(ctx, 'pos:price_override');
@@ -173,7 +179,7 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   const outcome = checkCompletion(
     priced.map((p) => ({
       quantity: needed.get(p.product.id) ?? p.line.quantity,
-      available: p.product.quantity ?? 0,
+      available: (p.product.quantity ?? 0) + reservedPieces(held, p.product.id),
       isDda: p.product.is_dda,
       prescription: p.line.prescription,
     })),
@@ -192,20 +198,16 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   // The writes: a place of the plan, the invoice number, the stock, the sale.
   await assertWithinPlanLimit(q, ctx, 'transactions', 1);
   const invoiceNumber = formatInvoiceNumber(await takeInvoiceCounter(q, ctx.pharmacyId));
+  const plan = stockPlan(
+    priced.map((p) => ({ productId: p.product.id, quantity: p.line.quantity })),
+    branch.id,
+    held,
+    `Sale: ${invoiceNumber}`,
+    { type: 'sale', id: input.id },
+  );
   let taken: StockChangeResult[];
   try {
-    taken = await applyStockChanges(
-      q,
-      ctx,
-      priced.map((p) => ({
-        kind: 'sale' as const,
-        branchId: branch.id,
-        productId: p.product.id,
-        delta: -p.line.quantity,
-        reason: `Sale: ${invoiceNumber}`,
-        reference: { type: 'sale', id: input.id },
-      })),
-    );
+    taken = await applyStockChanges(q, ctx, plan.changes);
   } catch (error) {
     // Stock the counter showed but the batches cannot give (expired batches are never sold).
     if (error instanceof AppError && error.code === 'INSUFFICIENT_STOCK') throw new AppError('SALE_STOCK_EXCEEDED', { details: { items: [error.details] } });
@@ -236,6 +238,8 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
     paymentMethod: outcome.method,
     notes: input.notes?.trim() ? input.notes.trim() : null,
     clientTime: input.clientTime ?? null,
+    fromReservedStock: held !== null,
+    reservationId: held?.reservationId ?? null,
     at: ctx.now,
   });
   const lines: NewSaleLine[] = priced.map((p, i) => {
@@ -263,7 +267,7 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
       needsRefill: p.line.needsRefill,
       refillDays,
       refillDueDate: refillDays !== null ? refillDueDate(saleDate, refillDays) : null,
-      batches: taken[i]!.batches.map((b) => ({ batchId: b.batchId, batchNumber: b.batchNumber, expiryDate: b.expiryDate, quantity: b.quantity, unitCostCents: b.unitCostCents })),
+      batches: batchesOfLine(taken, plan.lineOf, i),
     };
   });
   await insertSaleLines(q, ctx.pharmacyId, input.id, lines);
@@ -274,10 +278,72 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
     payments.map((p) => ({ method: p.method, amountCents: p.amountCents, reference: p.reference?.trim() ? p.reference.trim() : null })),
     ctx.now,
   );
+  if (held) await completeSuspendedSale(q, ctx, held.id, input.id);
   const sale = await findSale(q, ctx.pharmacyId, input.id);
   if (!sale) throw new Error(`sale ${input.id} vanished in its own transaction`);
   await audit(q, ctx, 'sale.complete', 'sale', sale.id, null, { invoiceNumber, totalCents: sale.totalCents, branchId: branch.id, lines: lines.length });
   return sale;
+}
+
+/** The pieces a held reservation keeps for a product (0 without one). */
+function reservedPieces(held: HeldReservation | null, productId: string): number {
+  return (held?.batches.get(productId) ?? []).reduce((a, b) => a + b.quantity, 0);
+}
+
+/**
+ * The stock changes of a sale, in line order, and the line each belongs to (-1: none). Without a reservation, one
+ * 'sale' change per line (FEFO over sellable batches). Completing a resumed sale (decision 0028): each line takes
+ * first from its product's reserved pieces, batch by batch as they were reserved ('reserved_sold' from that batch),
+ * then any rest from sellable stock ('sale'); reserved pieces the sale no longer needs (the cart changed after
+ * resuming) go back to their batches ('release').
+ */
+function stockPlan(
+  lines: readonly { productId: string; quantity: number }[],
+  branchId: string,
+  held: HeldReservation | null,
+  reason: string,
+  reference: { type: string; id: string },
+): { changes: StockChange[]; lineOf: number[] } {
+  const changes: StockChange[] = [];
+  const lineOf: number[] = [];
+  const left = new Map([...(held?.batches ?? [])].map(([productId, batches]) => [productId, batches.map((b) => ({ ...b }))]));
+  lines.forEach((line, i) => {
+    let rest = line.quantity;
+    for (const b of left.get(line.productId) ?? []) {
+      const n = Math.min(rest, b.quantity);
+      if (n <= 0) continue;
+      b.quantity -= n;
+      rest -= n;
+      changes.push({ kind: 'reserved_sold', branchId, productId: line.productId, delta: -n, batch: { batchId: b.batchId }, reason, reference });
+      lineOf.push(i);
+    }
+    if (rest > 0) {
+      changes.push({ kind: 'sale', branchId, productId: line.productId, delta: -rest, reason, reference });
+      lineOf.push(i);
+    }
+  });
+  for (const [productId, batches] of left) {
+    for (const b of batches) {
+      if (b.quantity <= 0) continue;
+      changes.push({ kind: 'release', branchId, productId, quantity: b.quantity, batch: { batchId: b.batchId }, reason: `Released: ${held!.reservationId}`, reference: { type: 'suspended_sale', id: held!.id } });
+      lineOf.push(-1);
+    }
+  }
+  return { changes, lineOf };
+}
+
+/** The batches a line took over its changes, one entry per batch (a batch reserved and also sold from is summed). */
+function batchesOfLine(taken: readonly StockChangeResult[], lineOf: readonly number[], line: number): NewSaleLine['batches'] {
+  const byBatch = new Map<string, NewSaleLine['batches'][number]>();
+  taken.forEach((result, k) => {
+    if (lineOf[k] !== line) return;
+    for (const b of result.batches) {
+      const known = byBatch.get(b.batchId);
+      if (known) known.quantity += b.quantity;
+      else byBatch.set(b.batchId, { batchId: b.batchId, batchNumber: b.batchNumber, expiryDate: b.expiryDate, quantity: b.quantity, unitCostCents: b.unitCostCents });
+    }
+  });
+  return [...byBatch.values()];
 }
 
 /** The branch's selling price per piece, or null when the product cannot be sold there (no row, not offered, price 0). */

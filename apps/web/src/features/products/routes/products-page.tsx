@@ -126,6 +126,7 @@ export default function ProductsPage() {
               </span>
               {shown.pending ? <span className="sr-only"> {t('list.pending')}</span> : null}
               {item.expiredQuantity > 0 ? <span className="block text-xs text-red-700">{t('list.expiredPieces', { count: item.expiredQuantity })}</span> : null}
+              {item.reservedQuantity > 0 ? <span className="block text-xs text-amber-700">{t('list.reservedPieces', { count: item.reservedQuantity })}</span> : null}
             </>
           );
         },

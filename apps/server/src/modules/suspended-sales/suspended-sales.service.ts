@@ -1,0 +1,313 @@
+import { DEFAULT_MIN_MARGIN_PERCENT } from '@pharmapoint/domain/margins';
+import { formatMoney } from '@pharmapoint/domain/money';
+import { canGiveDiscounts } from '@pharmapoint/domain/permissions';
+import { isOfferedInBranch } from '@pharmapoint/domain/products';
+import {
+  canonicalPaymentMethod,
+  computeCart,
+  discountPercentOf,
+  isLineLowMargin,
+  isWholePackages,
+  lineMinimumAllowedCents,
+  SALE_LIMITS,
+  unitPriceForMode,
+  type Discount,
+  type SaleProblem,
+} from '@pharmapoint/domain/sales';
+import {
+  checkReservationInput,
+  checkSuspension,
+  newReservationId,
+  suspendPaymentMethods,
+  suspendReason,
+  type CancelSuspendedSaleResponse,
+  type Reservation,
+  type SuspendSale,
+  type SuspendedSale,
+  type SuspendedSaleLine,
+  type SuspendedSaleListQuery,
+  type SuspendedSaleListResponse,
+} from '@pharmapoint/domain/suspended-sales';
+import type { Queryable } from '../../db/database.ts';
+import { holds } from '../../platform/access.ts';
+import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
+import { AppError } from '../../platform/errors.ts';
+import { audit } from '../audit/audit.service.ts';
+import { findCustomer } from '../contacts/contacts.service.ts';
+import { loadSettings } from '../settings/settings.service.ts';
+import { applyStockChanges, lockStockRows, resolveBranch, type StockChange } from '../stock/stock.service.ts';
+import {
+  closeSuspendedSale,
+  findCartProducts,
+  findSuspendedSale,
+  findUser,
+  insertSuspendedSale,
+  listSuspendedSales as findSuspendedSales,
+  suspendedSaleExists,
+  type SuspendProductRow,
+} from './suspended-sales.repository.ts';
+
+/**
+ * Suspended sales with reserved stock (issue 9 item 7, seed 001 sections 3-5, decision 0028). Each use case runs in
+ * the request's one transaction:
+ * - suspending: the specification's checks with its messages, the cart priced from the branch's own prices, the
+ *   branch rows locked in the ledger's order, the pieces moved from sellable to reserved batch by batch (FEFO, never
+ *   expired batches) by 'reserve' movements, and the suspended sale saved with the batches it holds;
+ * - cancelling: the suspension's row locked, its reserved pieces released back to the same batches ('release'),
+ *   the row closed as cancelled;
+ * - completing (from POST /api/sales with suspendedSaleId, modules/sales): takeSuspendedSale locks and hands the
+ *   reservation over, the sale converts it ('reserved_sold'), completeSuspendedSale closes the row.
+ * Refused or failing, nothing is left: the transaction rolls back as a whole. The ledger's live stock events go out
+ * once, right before COMMIT.
+ */
+
+function refuse(problem: SaleProblem, details?: unknown): never {
+  throw new AppError(problem.code, { values: problem.values, details });
+}
+
+function sellablePrice(product: SuspendProductRow, branchId: string): number | null {
+  if (product.selling_price_cents === null || product.is_available === false) return null;
+  if (!isOfferedInBranch(product.restricted_branch_ids ?? [], branchId)) return null;
+  return product.selling_price_cents > 0 ? product.selling_price_cents : null;
+}
+
+function toDiscount(input: SuspendSale['discount']): Discount | null {
+  if (!input) return null;
+  return input.type === 'percent' ? { type: 'percent', basisPoints: input.basisPoints } : { type: 'fixed', cents: input.cents };
+}
+
+/** POST /api/suspended-sales. */
+export async function suspendSale(q: Queryable, ctx: RequestContext, input: SuspendSale): Promise<SuspendedSale> {
+  if (await suspendedSaleExists(q, ctx.pharmacyId, input.id)) throw new AppError('SUSPENDED_ID_TAKEN', { details: { id: input.id } });
+  if (input.lines.length === 0) refuse({ code: 'SALE_CART_EMPTY' });
+  if (!input.clientId) refuse({ code: 'SUSPEND_CLIENT_REQUIRED' });
+  const branch = await resolveBranch(q, ctx, input.branchId);
+  const client = await findCustomer(q, ctx, input.clientId);
+  const { settings } = await loadSettings(q, ctx.pharmacyId);
+  const money = (cents: number) =>
+    formatMoney(cents, {
+      currencySymbol: settings.currencySymbol,
+      decimalPlaces: settings.decimalPlaces,
+      thousandsSeparator: settings.thousandsSeparator,
+      decimalSeparator: settings.decimalSeparator,
+    });
+
+  // Lock the branch rows in the ledger's global order, then read prices and stock under the locks.
+  const productIds = [...new Set(input.lines.map((l) => l.productId))];
+  await lockStockRows(q, ctx, productIds.map((productId) => ({ branchId: branch.id, productId })));
+  const products = await findCartProducts(q, ctx.pharmacyId, branch.id, productIds);
+
+  const mayOverridePrice = holds(ctx, 'pos:price_override');
+  const defaultMargin = settings.defaultMinMargin > 0 ? settings.defaultMinMargin : DEFAULT_MIN_MARGIN_PERCENT;
+  const priced = input.lines.map((line) => {
+    const product = products.get(line.productId);
+    if (!product) refuse({ code: 'SUSPEND_PRODUCT_NOT_FOUND', values: { product: line.productId } }, { productId: line.productId });
+    const values = { product: product.name };
+    if (!product.is_active) refuse({ code: 'SALE_PRODUCT_INACTIVE', values }, { productId: product.id });
+    const piecePrice = sellablePrice(product, branch.id);
+    if (piecePrice === null) refuse({ code: 'SALE_PRODUCT_NO_PRICE', values }, { productId: product.id });
+    const packageSize = Math.max(1, product.package_size);
+    if (!isWholePackages(line.quantity, line.unitMode, packageSize)) {
+      throw new AppError('VALIDATION_FAILED', { message: `The quantity of ${product.name} must be whole packages of ${packageSize} pieces.`, details: { productId: product.id, packageSize } });
+    }
+    const listPrice = unitPriceForMode(piecePrice, line.unitMode, packageSize);
+    const unitPrice = line.unitPriceCents ?? listPrice;
+    const overridden = unitPrice !== listPrice;
+    if (overridden && !mayOverridePrice) refuse({ code: 'SALE_PRICE_CHANGED', values: { product: product.name, price: money(listPrice) } }, { productId: product.id, listPriceCents: listPrice });
+    const marginBasisPoints = product.branch_min_margin_basis_points ?? product.product_min_margin_basis_points;
+    const minimum = lineMinimumAllowedCents({
+      costCents: product.purchase_price_cents ?? 0,
+      minMarginPercent: marginBasisPoints !== null ? marginBasisPoints / 100 : defaultMargin,
+      unitMode: line.unitMode,
+      packageSize,
+    });
+    if (unitPrice * (line.quantity / (line.unitMode === 'W' ? packageSize : 1)) > SALE_LIMITS.lineCents) refuse({ code: 'SALE_TOO_LARGE' });
+    // As for a sale (decision 0023): only a price changed at the till counts as Low Margin against the settings.
+    return { line, product, packageSize, listPrice, unitPrice, lowMargin: isLineLowMargin(unitPrice, minimum), overridden };
+  });
+
+  const discount = toDiscount(input.discount);
+  const cart = computeCart(
+    priced.map((p) => ({
+      quantity: p.line.quantity,
+      unitMode: p.line.unitMode,
+      packageSize: p.packageSize,
+      unitPriceCents: p.unitPrice,
+      taxApplied: p.product.tax_applied,
+      taxRateBasisPoints: p.product.tax_rate_basis_points,
+    })),
+    discount,
+    { settingsTaxRatePercent: settings.taxRate, currency: settings.currency },
+  );
+  if (cart.totalCents > SALE_LIMITS.saleCents) refuse({ code: 'SALE_TOO_LARGE' });
+  if (cart.discountCents > 0) {
+    if (!canGiveDiscounts(ctx.subject)) refuse({ code: 'SALE_DISCOUNT_DENIED' });
+    if (discountPercentOf(cart.subtotalCents, cart.discountCents) > settings.maxDiscount && !holds(ctx, 'pos:admin')) {
+      refuse({ code: 'SALE_DISCOUNT_ABOVE_MAX', values: { max: settings.maxDiscount } });
+    }
+  }
+  if (input.expectedTotalCents !== undefined && input.expectedTotalCents !== cart.totalCents) {
+    refuse({ code: 'SALE_TOTAL_CHANGED', values: { total: money(cart.totalCents) } }, { totalCents: cart.totalCents });
+  }
+  const method = canonicalPaymentMethod(suspendPaymentMethods(settings.paymentMethods), input.paymentMethod);
+  if (!method) refuse({ code: 'SALE_PAYMENT_METHOD_UNKNOWN', values: { method: input.paymentMethod } });
+
+  // The specification's checks in its order, then the reservation's own input check.
+  const problem = checkSuspension({
+    lines: priced.map((p) => ({ productName: p.product.name, quantity: p.line.quantity, available: p.product.quantity ?? 0, lowMargin: p.overridden && p.lowMargin })),
+    clientId: client.id,
+    amountPaidCents: input.amountPaidCents,
+    totalCents: cart.totalCents,
+    enforceMargins: settings.enforceMargins,
+    allowSuspendWithLowMargin: settings.allowSuspendWithLowMargin,
+  });
+  if (problem) refuse(problem, problem.code === 'INSUFFICIENT_STOCK' ? { items: [problem.values] } : undefined);
+  const inputProblem = checkReservationInput(
+    priced.map((p) => ({ productId: p.product.id, name: p.product.name, quantity: p.line.quantity, priceCents: p.unitPrice })),
+    client.id,
+  );
+  if (inputProblem) refuse(inputProblem);
+
+  // The reservation: per product, its pieces from sellable to reserved, FEFO, never from expired batches.
+  const reservationId = newReservationId(ctx.now);
+  const needed = new Map<string, number>();
+  for (const p of priced) needed.set(p.product.id, (needed.get(p.product.id) ?? 0) + p.line.quantity);
+  const results = await applyStockChanges(
+    q,
+    ctx,
+    [...needed].map(([productId, quantity]) => ({
+      kind: 'reserve' as const,
+      branchId: branch.id,
+      productId,
+      quantity,
+      reason: `Reserved: ${reservationId}`,
+      reference: { type: 'suspended_sale', id: input.id },
+    })),
+  );
+  const reservations: Reservation[] = results.map((r) => ({
+    productId: r.productId,
+    name: products.get(r.productId)!.name,
+    quantity: needed.get(r.productId)!,
+    batches: r.batches.map((b) => ({ batchId: b.batchId, batchNumber: b.batchNumber, expiryDate: b.expiryDate, quantity: b.quantity })),
+  }));
+  const lines: SuspendedSaleLine[] = priced.map((p, i) => ({
+    line: i + 1,
+    productId: p.product.id,
+    name: p.product.name,
+    sku: p.product.sku,
+    quantity: p.line.quantity,
+    unitMode: p.line.unitMode,
+    packageSize: p.packageSize,
+    unitPriceCents: p.unitPrice,
+    listPriceCents: p.listPrice,
+    totalCents: cart.lines[i]!.totalCents,
+    isDda: p.product.is_dda,
+    prescription: p.line.prescription ?? null,
+    needsRefill: p.line.needsRefill,
+    refillDays: p.line.needsRefill ? (p.line.refillDays ?? null) : null,
+    lowMargin: p.lowMargin,
+  }));
+  const user = await findUser(q, ctx.userId);
+  await insertSuspendedSale(q, ctx.pharmacyId, {
+    id: input.id,
+    reservationId,
+    branchId: branch.id,
+    client: { id: client.id, name: client.name, phone: client.phone, location: client.location },
+    lines,
+    reservations,
+    discount,
+    subtotalCents: cart.subtotalCents,
+    discountCents: cart.discountCents,
+    taxCents: cart.taxCents,
+    totalCents: cart.totalCents,
+    paymentMethod: method,
+    amountPaidCents: input.amountPaidCents,
+    notes: suspendReason(input.reason),
+    suspendedBy: { id: ctx.userId, name: user?.name ?? 'Unknown', email: user?.email ?? null },
+    at: ctx.now,
+  });
+  await audit(q, ctx, 'suspended_sale.create', 'suspended_sale', input.id, null, { reservationId, totalCents: cart.totalCents, branchId: branch.id, lines: lines.length });
+  const stored = await findSuspendedSale(q, ctx.pharmacyId, input.id);
+  if (!stored) throw new Error(`suspended sale ${input.id} vanished in its own transaction`);
+  return stored.sale;
+}
+
+/** GET /api/suspended-sales: open suspensions, newest first, in the branches the user may see. */
+export async function listSuspendedSales(q: Queryable, ctx: RequestContext, query: SuspendedSaleListQuery): Promise<SuspendedSaleListResponse> {
+  if (query.branchId && !canSeeBranch(ctx, query.branchId)) throw new AppError('BRANCH_NOT_ALLOWED');
+  const { items, total } = await findSuspendedSales(q, ctx.pharmacyId, query, ctx.visibleBranchIds, ctx.now);
+  return { items, total, limit: query.limit, offset: query.offset };
+}
+
+/** GET /api/suspended-sales/:id: an open suspension (404 when unknown, closed, another tenant's or an unseen branch's). */
+export async function getSuspendedSale(q: Queryable, ctx: RequestContext, id: string): Promise<SuspendedSale> {
+  const stored = await findSuspendedSale(q, ctx.pharmacyId, id);
+  if (!stored || stored.status !== 'suspended' || !canSeeBranch(ctx, stored.sale.branchId)) throw new AppError('NOT_FOUND');
+  return stored.sale;
+}
+
+/**
+ * Locks an open suspension for closing: 404 when there is none (or the user may not see its branch), 409
+ * SUSPENDED_SALE_GONE when it was already completed or cancelled (a second till waited on the lock, then found it
+ * closed).
+ */
+async function lockOpen(q: Queryable, ctx: RequestContext, id: string): Promise<SuspendedSale> {
+  const stored = await findSuspendedSale(q, ctx.pharmacyId, id, true);
+  if (!stored || !canSeeBranch(ctx, stored.sale.branchId)) throw new AppError('NOT_FOUND', { details: { suspendedSaleId: id } });
+  if (stored.status !== 'suspended') throw new AppError('SUSPENDED_SALE_GONE', { details: { suspendedSaleId: id, status: stored.status, saleId: stored.saleId } });
+  return stored.sale;
+}
+
+function releaseChanges(sale: SuspendedSale, reason: string): StockChange[] {
+  return sale.reservations.flatMap((r) =>
+    r.batches.map((b) => ({
+      kind: 'release' as const,
+      branchId: sale.branchId,
+      productId: r.productId,
+      quantity: b.quantity,
+      batch: { batchId: b.batchId },
+      reason,
+      reference: { type: 'suspended_sale', id: sale.id },
+    })),
+  );
+}
+
+/** POST /api/suspended-sales/:id/cancel: the reserved pieces go back to the same batches; the suspension is closed. */
+export async function cancelSuspendedSale(q: Queryable, ctx: RequestContext, id: string): Promise<CancelSuspendedSaleResponse> {
+  const sale = await lockOpen(q, ctx, id);
+  await applyStockChanges(q, ctx, releaseChanges(sale, `Released: ${sale.reservationId}`));
+  await closeSuspendedSale(q, ctx.pharmacyId, id, { status: 'cancelled', saleId: null, userId: ctx.userId, at: ctx.now });
+  await audit(q, ctx, 'suspended_sale.cancel', 'suspended_sale', id, null, { reservationId: sale.reservationId });
+  return { id, reservationId: sale.reservationId, released: sale.reservations.map((r) => ({ productId: r.productId, quantity: r.quantity })) };
+}
+
+/** What completing a resumed sale takes over: the branch and, per product, the batches holding its reserved pieces. */
+export interface HeldReservation {
+  id: string;
+  reservationId: string;
+  branchId: string;
+  branchName: string;
+  /** Per product: [batchId, pieces] in the FEFO order they were reserved in. */
+  batches: Map<string, { batchId: string; quantity: number }[]>;
+}
+
+/**
+ * For completing a resumed sale (modules/sales): locks the open suspension (before any stock row, the one order
+ * every closing takes) and answers its reservation. 404 / 409 as lockOpen.
+ */
+export async function takeSuspendedSale(q: Queryable, ctx: RequestContext, id: string): Promise<HeldReservation> {
+  const sale = await lockOpen(q, ctx, id);
+  return {
+    id: sale.id,
+    reservationId: sale.reservationId,
+    branchId: sale.branchId,
+    branchName: sale.branchName,
+    batches: new Map(sale.reservations.map((r) => [r.productId, r.batches.map((b) => ({ batchId: b.batchId, quantity: b.quantity }))])),
+  };
+}
+
+/** Closes the suspension a sale completed (in the sale's transaction, after its stock and rows are written). */
+export async function completeSuspendedSale(q: Queryable, ctx: RequestContext, id: string, saleId: string): Promise<void> {
+  await closeSuspendedSale(q, ctx.pharmacyId, id, { status: 'completed', saleId, userId: ctx.userId, at: ctx.now });
+  await audit(q, ctx, 'suspended_sale.complete', 'suspended_sale', id, null, { saleId });
+}
