@@ -72,6 +72,7 @@ describe.each(testDatabaseKinds())('the route table on %s', (kind) => {
       'POST /api/products/import',
       'DELETE /api/products/:id',
       'POST /api/stock/transfers/:id/receive',
+      'GET /api/pos/catalogue',
       'GET /api/openapi.json',
       'GET /api/docs',
     ]) {

@@ -233,7 +233,7 @@ describe.each(testDatabaseKinds())('tenant isolation on %s', (kind) => {
     const problems: string[] = [];
     const routes = apiRoutes(t.app).filter((r) => r.method === 'GET' && r.queryKeys.some((k) => k.endsWith('Id')));
     expect(routes.map(routeName)).toEqual(
-      expect.arrayContaining(['GET /api/products', 'GET /api/products/export', 'GET /api/stock/adjustments', 'GET /api/stock/transfers', 'GET /api/products/:id/movements', 'GET /api/events']),
+      expect.arrayContaining(['GET /api/products', 'GET /api/products/export', 'GET /api/stock/adjustments', 'GET /api/stock/transfers', 'GET /api/products/:id/movements', 'GET /api/events', 'GET /api/pos/catalogue']),
     );
     for (const route of routes) {
       for (const key of route.queryKeys.filter((k) => k.endsWith('Id'))) {
