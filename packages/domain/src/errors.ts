@@ -158,6 +158,9 @@ export const ERRORS = {
   CONTACT_LOCATION_REQUIRED_DDA: { status: 400, message: 'Location is required for DDA products' },
   CONTACT_ADDRESS_REQUIRED_DDA: { status: 400, message: 'Full address is required for DDA products' },
 
+  // Expenses recorded at the till (seed 001 section 5, Expense; decision 0027)
+  EXPENSE_DATE_IN_FUTURE: { status: 400, message: 'The expense date cannot be in the future.' },
+
   INTERNAL: { status: 500, message: 'An unexpected error occurred.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -91,7 +91,6 @@ export const EXPENSE_MESSAGES = {
   destinationRequired: 'Destination is required for transport and travel expenses',
   reasonRequired: 'Reason is required for transport and travel expenses',
   phone: 'Please enter a valid phone number',
-  dateInFuture: 'The expense date cannot be in the future.',
 } as const;
 
 // ------------------------------------------------------------------------------------------- rules

@@ -9,7 +9,6 @@ import { registerHealth } from './health/health.routes.ts';
 import { registerJobs } from './jobs/jobs.routes.ts';
 import { registerProductImport } from './product-import/import.routes.ts';
 import { registerPos } from './pos/pos.routes.ts';
-import { registerPos } from './pos/pos.routes.ts';
 import { registerProducts } from './products/products.routes.ts';
 import { registerSales } from './sales/sales.routes.ts';
 import { registerSettings } from './settings/settings.routes.ts';
@@ -37,7 +36,6 @@ export const modules: FastifyPluginAsync<AppDeps>[] = [
   modulePlugin('stock', registerStock),
   modulePlugin('contacts', registerContacts),
   modulePlugin('sales', registerSales),
-  modulePlugin('pos', registerPos),
   modulePlugin('expenses', registerExpenses),
   modulePlugin('pos', registerPos),
   modulePlugin('suspended-sales', registerSuspendedSales),
