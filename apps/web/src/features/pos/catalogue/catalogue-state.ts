@@ -1,5 +1,6 @@
 import { sellableQuantity, type PosCatalogueItem } from '@pharmapoint/domain/pos-catalogue';
-import { stockKey, type PendingMap } from '@/lib/live-stock/optimistic-stock';
+// Relative: this pure module is tested in the 'web' vitest project, which has no '@' alias.
+import { stockKey, type PendingMap } from '../../../lib/live-stock/optimistic-stock';
 
 /**
  * The pure parts of the till's catalogue store (no I/O, no React): where each product sits, a committed stock
