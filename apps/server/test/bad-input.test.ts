@@ -267,6 +267,23 @@ describe.each(testDatabaseKinds())('bad input on %s', (kind) => {
     ]);
   });
 
+  it('expenses: record at the till', async () => {
+    const valid = { description: 'Taxi to the bank', category: 'Transport - Taxi', amountCents: 50_000, transport: { destination: 'CBD', reason: 'Deposit' } };
+    await expectRefused(owner, 'POST', '/api/expenses', [
+      ...commonCases(valid, 'description'),
+      { label: 'a NUL byte in the description', body: { ...valid, description: 'Taxi\u0000' }, expect: V('description') },
+      { label: 'a zero amount', body: { ...valid, amountCents: 0 }, expect: V('amountCents') },
+      { label: 'a fractional amount', body: { ...valid, amountCents: 10.5 }, expect: V('amountCents') },
+      { label: 'a huge amount', body: { ...valid, amountCents: 1e20 }, expect: V('amountCents') },
+      { label: 'a huge fuel cost', body: { ...valid, transport: { ...valid.transport, fuelCents: 1e20 } }, expect: V('fuelCents') },
+      { label: 'an impossible date', body: { ...valid, date: '2026-02-30' }, expect: V('date') },
+      { label: 'an unknown category', body: { ...valid, category: 'Holidays' }, expect: V('category') },
+      { label: 'a transport expense without destination', body: { ...valid, transport: { reason: 'Deposit' } }, expect: V('destination') },
+      { label: 'a phone that is not Kenyan', body: { ...valid, contactPhone: '+1 555 0100' }, expect: V('contactPhone') },
+      { label: 'a branch that is not an id', body: { ...valid, branchId: 'main' }, expect: V('branchId') },
+    ]);
+  });
+
   it('products: import', async () => {
     const csv = 'Name,SKU,Selling Price (KSh),Opening Quantity\nIbuprofen 200mg,IBU-200,5,10\n';
     await expectRefused(owner, 'POST', '/api/products/import', [
@@ -306,6 +323,8 @@ describe.each(testDatabaseKinds())('bad input on %s', (kind) => {
       ['/api/products?where=1', 'where'],
       ['/api/stock/adjustments?from=yesterday', 'from'],
       ['/api/stock/transfers?status=stolen', 'status'],
+      ['/api/expenses?from=2026-02-30', 'from'],
+      ['/api/expenses?source=web', 'source'],
       ['/api/products/not-an-id', 'id'],
       [`/api/products/${product}/movements?kind=gift`, 'kind'],
     ];

@@ -27,6 +27,8 @@ const USER_ROLE_MAY_CALL: Record<string, string> = {
   'GET /api/sales': "sales:read is a default of role 'user' (seed 000 section 6, role defaults)",
   'GET /api/sales/:id': "sales:read is a default of role 'user'",
   'GET /api/sales/last-prescription': "sales:read is a default of role 'user'",
+  'GET /api/suspended-sales': "anyOf sales:read / pos:access: role 'user' holds sales:read",
+  'GET /api/suspended-sales/:id': "anyOf sales:read / pos:access: role 'user' holds sales:read",
 };
 
 const isPermissionAccess = (access: RouteAccess | undefined): access is Exclude<RouteAccess, string> =>
@@ -73,6 +75,8 @@ describe.each(testDatabaseKinds())('the route table on %s', (kind) => {
       'DELETE /api/products/:id',
       'POST /api/stock/transfers/:id/receive',
       'GET /api/pos/catalogue',
+      'POST /api/expenses',
+      'GET /api/expenses',
       'GET /api/openapi.json',
       'GET /api/docs',
     ]) {

@@ -121,6 +121,10 @@ describe.each(testDatabaseKinds())('tenant isolation on %s', (kind) => {
     const dispatched = ok(await owner.post('/api/stock/transfers', { fromBranchId: main, toBranchId: second, note: `${label} note`, items: [{ productId: drug.id, quantity: 4 }] }), 'transfer 2');
     ok(await owner.post(`/api/stock/transfers/${dispatched.id}/approve`, {}), 'approve');
     ok(await owner.post(`/api/stock/transfers/${dispatched.id}/dispatch`, {}), 'dispatch');
+    ok(
+      await owner.post('/api/expenses', { description: `${label} taxi to the bank`, category: 'Transport - Taxi', amountCents: 1_000, transport: { destination: `${label} town`, reason: `${label} deposit` } }),
+      'expense',
+    );
     const invited = ok(
       await owner.post('/api/users/invite', { email: `invited@${label.toLowerCase()}.test`, name: `${label} Invitee`, role: 'cashier', hasPosAccess: true }),
       'invite',
@@ -283,6 +287,7 @@ describe.each(testDatabaseKinds())('tenant isolation on %s', (kind) => {
       ['POST', '/api/users/invite', { email: 'cross@alpha.test', name: 'Cross', role: 'cashier', hasPosAccess: true, allowedBranchIds: [bBranch] }],
       ['PATCH', `/api/users/${own.member}`, { allowedBranchIds: [bBranch] }],
       ['PATCH', `/api/users/${bMember}`, { allowedBranchIds: [own.branchMain] }],
+      ['POST', '/api/expenses', { description: 'Cross', category: 'Rent', amountCents: 100, branchId: bBranch }],
     ];
     const problems: string[] = [];
     for (const [method, url, body] of attempts) {
