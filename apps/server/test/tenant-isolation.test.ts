@@ -25,6 +25,7 @@ const B_MARKERS = [B, 'Bravo'];
 const WRITE_BODIES: Record<string, unknown> = {
   'PATCH /api/branches/:id': { name: 'Hijacked Branch', address: 'Taken', isActive: false },
   'POST /api/users/:id/resend-invite': {},
+  'POST /api/suspended-sales/:id/cancel': {},
   'PATCH /api/users/:id': { role: 'user', isActive: false },
   'PATCH /api/products/:id': { name: 'Hijacked Product', sellingPriceCents: 1, isActive: false },
   'DELETE /api/products/:id': undefined,
