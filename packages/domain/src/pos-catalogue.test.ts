@@ -246,3 +246,54 @@ describe('wire shape (columnar)', () => {
     expect(sellableQuantity(4, undefined)).toBe(4);
   });
 });
+
+describe('the index answers exactly what the rules say (against a plain filter and sort, random catalogues)', () => {
+  /** The rules written plainly: filter every listed product, sort, take 15. */
+  function reference(items: PosCatalogueItem[], query: string): string[] {
+    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    if (!words.length) return [];
+    const whole = words.join(' ');
+    const text = (i: PosCatalogueItem) => [i.name, i.sku ?? '', i.category ?? '', ...i.barcodes].map((f) => f.toLowerCase());
+    const strong = (i: PosCatalogueItem) =>
+      i.name.toLowerCase().startsWith(whole) || i.sku?.toLowerCase() === whole || i.barcodes.some((b) => b.toLowerCase() === whole);
+    return items
+      .filter((i) => i.isActive && i.isAvailable && i.priceCents > 0 && i.name.trim() !== '')
+      .filter((i) => words.every((w) => text(i).some((f) => f.includes(w))))
+      .sort((a, b) => {
+        const rank = (i: PosCatalogueItem) => (i.quantity > 0 ? 0 : 2) + (strong(i) ? 0 : 1);
+        const an = a.name.toLowerCase();
+        const bn = b.name.toLowerCase();
+        return rank(a) - rank(b) || (an < bn ? -1 : an > bn ? 1 : a.id < b.id ? -1 : 1);
+      })
+      .slice(0, 15)
+      .map((i) => i.id);
+  }
+
+  it('gives the same products in the same order for many queries', () => {
+    let seed = 42;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const letters = 'abc d';
+    const word = (n: number) => Array.from({ length: n }, () => letters[Math.floor(random() * letters.length)]).join('');
+    for (let round = 0; round < 20; round++) {
+      const items = Array.from({ length: 300 }, () =>
+        item({
+          name: word(1 + Math.floor(random() * 8)),
+          sku: random() < 0.5 ? word(3) : null,
+          category: random() < 0.5 ? word(4) : null,
+          barcodes: random() < 0.3 ? [word(3)] : [],
+          quantity: random() < 0.4 ? 0 : 3,
+          priceCents: random() < 0.1 ? 0 : 100,
+          isAvailable: random() > 0.05,
+        }),
+      );
+      const index = buildCatalogueIndex(items);
+      for (let q = 0; q < 40; q++) {
+        const query = word(1 + Math.floor(random() * 4));
+        expect(searchIndex(index, query).map((r) => r.item.id), `query '${query}'`).toEqual(reference(items, query));
+      }
+    }
+  });
+});

@@ -196,6 +196,8 @@ function toResult(item: PosCatalogueItem, cartIds?: ReadonlySet<string>): PosSea
 
 /** Separates the fields of a haystack: never in a query (queries are trimmed words). */
 const SEP = '\u0001';
+/** Separates the haystacks in the joined text. */
+const ITEM_SEP = '\u0002';
 
 /** The lower-cased text a product is found by: name, SKU, category and barcodes. */
 export function haystackOf(item: Pick<PosCatalogueItem, 'name' | 'sku' | 'category' | 'barcodes'>): string {
@@ -208,46 +210,64 @@ export function queryWords(query: string): string[] {
 }
 
 /**
- * A catalogue prepared for searching: the lower-cased haystack of each item computed once, the items' order by name,
- * and the codes (SKU, barcodes) for the scanner. Stock changes do not touch the texts: withItems keeps the
- * haystacks for an array of the same products in the same order.
+ * A catalogue prepared for searching (decision 0024), built once per load: the lower-cased haystack of each item;
+ * the listed items in name order with their lower-cased names (a binary search finds the names starting with the
+ * query); all haystacks of the listed items joined in that order into one text (one indexOf pass finds the next
+ * product containing a word, instead of one includes per product); and the codes (SKU, barcodes) for the scanner.
+ * Stock changes do not touch the texts: withItems keeps all of it for an array of the same products in the same
+ * positions.
  */
 export interface CatalogueIndex {
   readonly items: readonly PosCatalogueItem[];
   /** haystacks[i] is the text of items[i]. */
   readonly haystacks: readonly string[];
-  /** Positions of the listed items, by name (case-insensitive), then id. */
+  /** Positions of the listed items, by lower-cased name (code units), then id. */
   readonly order: Int32Array;
-  /** Lower-cased SKU and barcodes → position (built on first use). */
-  codes: Map<string, number> | null;
-  /** The last search's words and the positions (in `order` order) it matched: a longer query narrows them. */
-  last: { words: string[]; matches: Int32Array } | null;
+  /** names[k]: the lower-cased name of items[order[k]]. */
+  readonly names: readonly string[];
+  /** The haystacks of items[order[0]], items[order[1]], ... joined by ITEM_SEP. */
+  readonly joined: string;
+  /** starts[k]: where the haystack of items[order[k]] begins in `joined`; one more entry: joined.length + 1. */
+  readonly starts: Int32Array;
+  /** Lower-cased barcodes and SKUs → positions. */
+  codes: { barcodes: Map<string, number[]>; skus: Map<string, number[]> } | null;
 }
 
 export function buildCatalogueIndex(items: readonly PosCatalogueItem[]): CatalogueIndex {
-  const haystacks = items.map(haystackOf);
-  return { items, haystacks, order: listedOrder(items), codes: null, last: null };
+  return textsIndex(items, items.map(haystackOf));
 }
 
-function listedOrder(items: readonly PosCatalogueItem[]): Int32Array {
-  const keys = items.map((item) => item.name.toLowerCase());
+function textsIndex(items: readonly PosCatalogueItem[], haystacks: readonly string[]): CatalogueIndex {
+  const lower = items.map((item) => item.name.toLowerCase());
   const positions: number[] = [];
   for (let i = 0; i < items.length; i++) if (isListed(items[i]!)) positions.push(i);
-  positions.sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : items[a]!.id < items[b]!.id ? -1 : 1));
-  return Int32Array.from(positions);
+  positions.sort((a, b) => (lower[a]! < lower[b]! ? -1 : lower[a]! > lower[b]! ? 1 : items[a]!.id < items[b]!.id ? -1 : items[a]!.id > items[b]!.id ? 1 : 0));
+  const order = Int32Array.from(positions);
+  const names = positions.map((i) => lower[i]!);
+  const starts = new Int32Array(order.length + 1);
+  let offset = 0;
+  for (let k = 0; k < order.length; k++) {
+    starts[k] = offset;
+    offset += haystacks[order[k]!]!.length + 1;
+  }
+  starts[order.length] = offset;
+  const joined = positions.map((i) => haystacks[i]!).join(ITEM_SEP);
+  const index: CatalogueIndex = { items, haystacks, order, names, joined, starts, codes: null };
+  // The codes now, not on the first keystroke.
+  codePositions(index, '');
+  return index;
 }
 
 /**
- * The same index over a new array of the same products in the same positions (only stock or prices changed).
- * Texts are recomputed only for items whose name, SKU, category or barcodes changed; the listed order is rebuilt
- * only when a text or a listing condition changed.
+ * The same index over a new array of the same products in the same positions (stock, prices changed). The texts
+ * are kept when no name, SKU, category or barcode changed and no product started or stopped being listed;
+ * otherwise the index is built again.
  */
 export function withItems(index: CatalogueIndex, items: readonly PosCatalogueItem[]): CatalogueIndex {
   if (items === index.items) return index;
   if (items.length !== index.items.length) return buildCatalogueIndex(items);
-  let haystacks = index.haystacks as string[];
-  let reorder = false;
-  let copied = false;
+  let haystacks = index.haystacks;
+  let rebuild = false;
   for (let i = 0; i < items.length; i++) {
     const before = index.items[i]!;
     const after = items[i]!;
@@ -255,25 +275,50 @@ export function withItems(index: CatalogueIndex, items: readonly PosCatalogueIte
     if (before.id !== after.id) return buildCatalogueIndex(items);
     if (before.name !== after.name || before.sku !== after.sku || before.category !== after.category || before.barcodes !== after.barcodes) {
       const text = haystackOf(after);
-      if (text !== haystacks[i]) {
-        if (!copied) haystacks = haystacks.slice();
-        copied = true;
-        haystacks[i] = text;
-        reorder = true;
+      if (text !== haystacks[i] || before.name !== after.name) {
+        if (haystacks === index.haystacks) haystacks = haystacks.slice();
+        (haystacks as string[])[i] = text;
+        rebuild = true;
       }
     }
-    if (isListed(before) !== isListed(after)) reorder = true;
+    if (isListed(before) !== isListed(after)) rebuild = true;
   }
-  if (reorder) return { items, haystacks, order: listedOrder(items), codes: null, last: null };
-  return { items, haystacks, order: index.order, codes: index.codes, last: index.last };
+  if (rebuild) return textsIndex(items, haystacks);
+  return { ...index, items };
 }
 
-/** Each word of `words` extends (contains) some word of `previous`, and every previous word is extended by one. */
-function narrows(previous: string[], words: string[]): boolean {
-  return previous.length > 0 && previous.every((p) => words.some((w) => w.includes(p)));
+/** The first k in [0, names.length] with names[k] >= key (binary search). */
+function lowerBound(names: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = names.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (names[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
-function matchesAll(text: string, words: string[]): boolean {
+/** Does items[a] come before items[b] in name order (lower-cased name, then id)? */
+function before(items: readonly PosCatalogueItem[], a: number, b: number): boolean {
+  const an = items[a]!.name.toLowerCase();
+  const bn = items[b]!.name.toLowerCase();
+  return an < bn || (an === bn && items[a]!.id < items[b]!.id);
+}
+
+/** The k with starts[k] <= offset < starts[k + 1]. */
+function itemAt(starts: Int32Array, offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function matchesAll(text: string, words: readonly string[]): boolean {
   for (const w of words) if (!text.includes(w)) return false;
   return true;
 }
@@ -281,50 +326,109 @@ function matchesAll(text: string, words: string[]): boolean {
 /**
  * The search of seed 001 section 5 over a prepared index: listed products (active, available, named, priced above
  * 0) whose name, SKU, category or barcodes contain every word of the query, case-insensitively; in-stock first;
- * within each, products whose name starts with the query or whose SKU or barcode is the query come first, then by
- * name; at most 15. An empty query finds nothing.
+ * within each, the products whose name starts with the query or whose SKU or barcode is the query come first, then
+ * the others, each by name; at most 15. An empty query finds nothing.
+ *
+ * It stops as soon as the answer is known: the names starting with the query come from a binary search over the
+ * sorted names; the other matches from indexOf over the joined text in name order, until 15 in-stock products are
+ * found. Out-of-stock products are looked at only when fewer than 15 in-stock ones match.
  */
 export function searchIndex(index: CatalogueIndex, query: string, options: PosSearchOptions = {}): PosSearchResult[] {
   const words = queryWords(query);
   if (words.length === 0) return [];
   const limit = Math.max(0, Math.min(POS_SEARCH_MAX, Math.floor(options.limit ?? POS_SEARCH_MAX)));
-  const { items, haystacks } = index;
+  if (limit === 0) return [];
+  const { items, order, names, joined, starts, haystacks } = index;
   const whole = words.join(' ');
 
-  // Candidates: all listed positions, or the last search's matches when this query only narrows it.
-  const candidates = index.last && narrows(index.last.words, words) ? index.last.matches : index.order;
-  const matches = new Int32Array(candidates.length);
-  let count = 0;
-  // Four buckets: in stock & strong, in stock, out of stock & strong, out of stock; each needs at most `limit`.
-  const buckets: number[][] = [[], [], [], []];
-  for (let k = 0; k < candidates.length; k++) {
-    const i = candidates[k]!;
-    const text = haystacks[i]!;
-    if (!matchesAll(text, words)) continue;
-    matches[count++] = i;
+  // Strong matches: the products whose barcode or SKU is the query, and the names starting with it.
+  const inStrong: number[] = [];
+  const outStrong: number[] = [];
+  const strong = new Set<number>();
+  const take = (i: number) => {
+    if (strong.has(i)) return;
+    strong.add(i);
     const item = items[i]!;
-    const bucket = (item.quantity > 0 ? 0 : 2) + (isStrong(item, text, whole) ? 0 : 1);
-    const list = buckets[bucket]!;
-    if (list.length < limit) list.push(i);
+    if (item.quantity > 0) {
+      if (inStrong.length < limit) inStrong.push(i);
+    } else if (outStrong.length < limit) outStrong.push(i);
+  };
+  const coded = codePositions(index, whole).filter((i) => isListed(items[i]!));
+  // In name order, like the rest of each bucket.
+  if (coded.length > 1) coded.sort((a, b) => (before(items, a, b) ? -1 : before(items, b, a) ? 1 : 0));
+  const prefixFrom = lowerBound(names, whole);
+  const prefixTo = lowerBound(names, `${whole}\uffff`);
+  // Strong products in name order: the coded ones merged with the name-prefix range.
+  let c = 0;
+  for (let k = prefixFrom; k < prefixTo && inStrong.length < limit; k++) {
+    const i = order[k]!;
+    while (c < coded.length && before(items, coded[c]!, i)) take(coded[c++]!);
+    take(i);
   }
-  index.last = { words, matches: matches.subarray(0, count) };
+  while (c < coded.length && inStrong.length < limit) take(coded[c++]!);
+  // The loop stops once 15 are in stock; otherwise it has seen every strong one (and up to 15 out of stock).
+  if (inStrong.length >= limit) return results(items, inStrong, [], [], [], limit, options.cartIds);
 
-  const results: PosSearchResult[] = [];
-  for (const list of buckets) {
-    for (const i of list) {
-      if (results.length >= limit) return results;
-      results.push(toResult(items[i]!, options.cartIds));
+  // Other matches, in name order: the longest word found by indexOf, the others checked on the product's text.
+  const needle = words.reduce((a, b) => (b.length > a.length ? b : a));
+  const inOther: number[] = [];
+  const outOther: number[] = [];
+  let at = joined.indexOf(needle);
+  while (at !== -1) {
+    const k = itemAt(starts, at);
+    const i = order[k]!;
+    if (!strong.has(i) && (words.length === 1 || matchesAll(haystacks[i]!, words))) {
+      if (items[i]!.quantity > 0) {
+        inOther.push(i);
+        if (inStrong.length + inOther.length >= limit) break;
+      } else if (outOther.length < limit) outOther.push(i);
     }
+    at = joined.indexOf(needle, starts[k + 1]!);
   }
-  return results;
+  return results(items, inStrong, inOther, outStrong, outOther, limit, options.cartIds);
 }
 
-/** The name starts with the query, or the SKU or a barcode is the query. */
-function isStrong(item: PosCatalogueItem, text: string, whole: string): boolean {
-  if (text.startsWith(whole)) return true;
-  if (item.sku !== null && item.sku.toLowerCase() === whole) return true;
-  for (const code of item.barcodes) if (code.toLowerCase() === whole) return true;
-  return false;
+function results(
+  items: readonly PosCatalogueItem[],
+  inStrong: number[],
+  inOther: number[],
+  outStrong: number[],
+  outOther: number[],
+  limit: number,
+  cartIds: ReadonlySet<string> | undefined,
+): PosSearchResult[] {
+  const list: PosSearchResult[] = [];
+  for (const bucket of [inStrong, inOther, outStrong, outOther]) {
+    for (const i of bucket) {
+      if (list.length >= limit) return list;
+      list.push(toResult(items[i]!, cartIds));
+    }
+  }
+  return list;
+}
+
+/**
+ * The positions of the products whose barcode, then whose SKU, is this (lower-cased, trimmed) code, each list in
+ * position order (codes are meant to be unique; a shared one finds all its products).
+ */
+function codePositions(index: CatalogueIndex, key: string): number[] {
+  if (!index.codes) {
+    const barcodes = new Map<string, number[]>();
+    const skus = new Map<string, number[]>();
+    const add = (map: Map<string, number[]>, code: string, i: number) => {
+      const list = map.get(code);
+      if (list) list.push(i);
+      else map.set(code, [i]);
+    };
+    index.items.forEach((item, i) => {
+      if (item.sku) add(skus, item.sku.toLowerCase(), i);
+      for (const b of item.barcodes) if (b) add(barcodes, b.toLowerCase(), i);
+    });
+    index.codes = { barcodes, skus };
+  }
+  const b = index.codes.barcodes.get(key);
+  const s = index.codes.skus.get(key);
+  return b && s ? [...b, ...s] : (b ?? s ?? []);
 }
 
 const indexes = new WeakMap<readonly PosCatalogueItem[], CatalogueIndex>();
@@ -352,17 +456,7 @@ export function searchCatalogue(items: readonly PosCatalogueItem[], query: strin
 export function findCodeInIndex(index: CatalogueIndex, code: string): PosCatalogueItem | undefined {
   const key = code.trim().toLowerCase();
   if (!key) return undefined;
-  if (!index.codes) {
-    const codes = new Map<string, number>();
-    // SKUs first, then barcodes over them; the first product keeps a code two products share.
-    for (let i = index.items.length - 1; i >= 0; i--) {
-      const sku = index.items[i]!.sku;
-      if (sku) codes.set(sku.toLowerCase(), i);
-    }
-    for (let i = index.items.length - 1; i >= 0; i--) for (const b of index.items[i]!.barcodes) if (b) codes.set(b.toLowerCase(), i);
-    index.codes = codes;
-  }
-  const at = index.codes.get(key);
+  const at = codePositions(index, key)[0];
   return at === undefined ? undefined : index.items[at];
 }
 

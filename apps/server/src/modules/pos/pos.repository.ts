@@ -29,7 +29,8 @@ interface CatalogueRow {
 }
 
 /**
- * Every active product with a row in the branch, by name: available only when the row is and the product is not
+ * Every active product with a row in the branch, by lower-cased name in code order (the browser's index keeps
+ * that order, so its sort finds the list sorted already): available only when the row is and the product is not
  * restricted to other branches; the margin in force (branch, else product, else the settings default); the
  * sellable quantity (on hand less the pieces of expired batches; a batch expires after its expiry date) and those
  * expired pieces; the earliest expiry of an unexpired batch with stock.
@@ -61,7 +62,7 @@ export async function findBranchCatalogue(
                GROUP BY product_id
             ) b ON b.product_id = bp.product_id
       WHERE bp.pharmacy_id = $1 AND bp.branch_id = $2 AND p.is_active
-      ORDER BY p.name, p.id`,
+      ORDER BY lower(p.name) COLLATE "C", p.id`,
     [pharmacyId, branchId, today, defaultMinMarginBasisPoints],
   );
   return rows.map((r) => ({
