@@ -205,7 +205,7 @@ export const routes: RouteObject[] = [
           page('settings', Settings, 'settings', any('settings:system', 'settings:business')),
           page('users', Users, 'users', any('user:read')),
           page('allsales', AllSales, 'allSales', any('sales:read')),
-          page('suspended-sales', SuspendedSales, 'suspendedSales', any('sales:read')),
+          page('suspended-sales', SuspendedSales, 'suspendedSales', any('sales:read', 'pos:access')),
           page('sales/returns', SalesReturns, 'salesReturns', any('sales:read')),
           page('sales/documents', SalesDocuments, 'salesDocuments', any('sales:read')),
           page('sales/payment-summary', PaymentSummary, 'paymentSummary', any('sales:read')),
