@@ -105,16 +105,15 @@ test('manager: the Settings group has Settings and Users & staff but not Branche
   await expect(nav.getByRole('link', { name: 'Branches', exact: true })).toHaveCount(0);
 });
 
-test('cashier: Open POS is offered and leads to the point of sale, in the layout, with a way back', async ({ page }) => {
+test('cashier: Open POS is offered and leads to the till, full screen, with a way back', async ({ page }) => {
   await signInAs(page, 'cashier');
   await page.getByRole('link', { name: 'Open POS' }).click();
   await expect(page).toHaveURL(/\/pos$/);
   await expect(page.getByText(ACCESS_DENIED)).toHaveCount(0);
-  // Not built yet: it says what is coming, keeps the menu, and leads back (no full-screen dead end).
-  await expect(page.getByRole('heading', { level: 1, name: 'Point of Sale' })).toBeVisible();
-  await expect(page.getByText(/The till is coming/)).toBeVisible();
-  await expect(sidebar(page)).toBeVisible();
-  await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+  // The till has its own header (decision 0025): the breadcrumb names it, and Dashboard leads back.
+  await expect(page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Point of Sale')).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Search products' })).toBeFocused();
+  await page.getByRole('banner').getByRole('link', { name: 'Dashboard' }).first().click();
   await expect(page).toHaveURL(/\/app\/dashboard$/);
 });
 

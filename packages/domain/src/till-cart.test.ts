@@ -127,9 +127,16 @@ describe('unit mode', () => {
 describe('following the stock', () => {
   it('flags lines another till sold out, and keeps the array when nothing moved', () => {
     const lines = linesOf(setLineUnits(linesOf(addToCart([], item(), walkIn)), item().id, 4));
-    expect(followStock(lines, () => 25)).toBe(lines);
-    const after = followStock(lines, () => 2);
+    expect(followStock(lines, () => item())).toBe(lines);
+    const after = followStock(lines, () => item({ quantity: 2 }));
     expect(linesOverStock(after)).toHaveLength(1);
     expect(saleLinesOf(after)[0]).toMatchObject({ productId: item().id, quantity: 4, unitMode: 'P', unitPriceCents: 1000 });
+  });
+
+  it('follows a new list price, but not over a price the cashier changed', () => {
+    const lines = linesOf(addToCart([], item(), walkIn));
+    expect(followStock(lines, () => item({ priceCents: 1200 }))[0]!.unitPriceCents).toBe(1200);
+    const changed = linesOf(setLinePrice(lines, item().id, 900));
+    expect(followStock(changed, () => item({ priceCents: 1200 }))[0]!.unitPriceCents).toBe(900);
   });
 });

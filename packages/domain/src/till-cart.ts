@@ -236,15 +236,30 @@ export function updateLine(lines: readonly TillLine[], productId: string, patch:
 
 /**
  * Follows the branch's catalogue: each line's sellable stock as the catalogue says now (another till may just have
- * sold it). Lines whose product is gone keep their last figure. Answers the same array when nothing changed.
+ * sold it), and — for a line whose price the cashier did not change — the branch's current price and cost (a price
+ * changed on the product screen, or read again after the server answered 'The price of {product} is now ...').
+ * Lines whose product is gone keep their last figures. Answers the same array when nothing changed.
  */
-export function followStock(lines: readonly TillLine[], availableOf: (productId: string) => number | undefined): readonly TillLine[] {
+export function followStock(
+  lines: readonly TillLine[],
+  lookup: (productId: string) => Pick<PosCatalogueItem, 'quantity' | 'priceCents' | 'costCents' | 'minMarginBasisPoints' | 'minimumPriceCents'> | undefined,
+): readonly TillLine[] {
   let changed = false;
   const next = lines.map((l) => {
-    const available = availableOf(l.productId);
-    if (available === undefined || available === l.available) return l;
+    const item = lookup(l.productId);
+    if (!item) return l;
+    const follows = !isPriceOverridden(l);
+    const priceMoved = follows && item.priceCents !== l.listPriceCents;
+    if (item.quantity === l.available && !priceMoved && item.costCents === l.costCents) return l;
     changed = true;
-    return { ...l, available };
+    return {
+      ...l,
+      available: item.quantity,
+      costCents: item.costCents,
+      minMarginBasisPoints: item.minMarginBasisPoints,
+      minimumPriceCents: item.minimumPriceCents,
+      ...(priceMoved ? { listPriceCents: item.priceCents, unitPriceCents: unitPriceForMode(item.priceCents, l.unitMode, l.packageSize) } : {}),
+    };
   });
   return changed ? next : lines;
 }

@@ -19,6 +19,7 @@ const screen = (load: () => Promise<{ default: ComponentType }>): Screen => lazy
 
 // The signed-in and admin shells are chunks of their own too: the landing page does not carry them.
 const AppLayout = lazyScreen(() => import('@/app/layout/app-layout').then((module) => ({ default: module.AppLayout })));
+const PosLayout = lazyScreen(() => import('@/features/pos/routes/pos-layout'));
 const AdminLayout = lazyScreen(() => import('@/app/layout/admin-layout').then((module) => ({ default: module.AdminLayout })));
 
 const Landing = screen(() => import('@/features/public/routes/landing-page'));
@@ -182,9 +183,18 @@ export const routes: RouteObject[] = [
           page('database', Database, 'database'),
         ],
       },
-      // Until the till is built, /pos is a screen of the signed-in layout (its placeholder has the sidebar and a way
-      // back); the finished till may take the whole screen again.
-      { element: signedInShell, children: [page('/pos', Pos, 'pos', any('pos:access'))] },
+      // The till takes the whole screen with its own header (decision 0025); its frame keeps the session lock and
+      // the demo guard of the signed-in shell.
+      {
+        element: (
+          <RequireUser>
+            <Suspense fallback={<LoadingState fullScreen />}>
+              <PosLayout />
+            </Suspense>
+          </RequireUser>
+        ),
+        children: [page('/pos', Pos, 'pos', any('pos:access'))],
+      },
       {
         path: '/app',
         element: signedInShell,

@@ -1,5 +1,790 @@
-import { PlaceholderScreen } from '@/app/placeholder-screen';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Info, Keyboard, PauseCircle, ReceiptText, Wallet } from 'lucide-react';
+import { canGiveDiscounts, canSwitchPosBranch } from '@pharmapoint/domain/permissions';
+import type { Contact } from '@pharmapoint/domain/contacts';
+import type { PosCatalogueItem } from '@pharmapoint/domain/pos-catalogue';
+import { checkSuspension, type SuspendedSale } from '@pharmapoint/domain/suspended-sales';
+import {
+  checkCompletion,
+  discountPercentOf,
+  isSaleProblem,
+  paymentKind,
+  saleDateProblem,
+  tillPaymentMethods,
+  type Prescription,
+  type Sale,
+  type SaleProblem,
+  type UnitMode,
+} from '@pharmapoint/domain/sales';
+import { DEFAULT_SETTINGS } from '@pharmapoint/domain/settings';
+import {
+  addProblem,
+  addToCart,
+  followStock,
+  isPriceOverridden,
+  isTillLineLowMargin,
+  isTillProblem,
+  lineFromCatalogue,
+  linesOverStock,
+  removeLine,
+  updateLine,
+  saleLinesOf,
+  setLinePrice,
+  setLineUnits,
+  switchUnitMode,
+  tillMessage,
+  type TillLine,
+  type TillProblem,
+  type TillResult,
+} from '@pharmapoint/domain/till-cart';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
+import { ApiError, errorMessage, errorText } from '@/lib/api';
+import { formatDate, formatMoney } from '@/lib/format';
+import { showStockChange } from '@/lib/live-stock/live-stock';
+import { toast } from '@/lib/toast';
+import { switchBranch } from '@/features/auth/api/auth';
+import { meQueryKey } from '@/features/auth/api/get-me';
+import { usePermissions } from '@/features/auth/hooks/use-permissions';
+import { useLogout } from '@/features/auth/hooks/use-logout';
+import { LAST_BRANCH_KEY } from '@/app/layout/branch-switcher';
+import { useBranchCatalogue } from '@/features/pos/catalogue/use-branch-catalogue';
+import { completeSale, useTillSettings } from '@/features/pos/api/sales';
+import { CartTable } from '@/features/pos/components/cart-table';
+import { CustomerBox } from '@/features/pos/components/customer-box';
+import { PaymentBar } from '@/features/pos/components/payment-bar';
+import { ProductSearch, type ProductSearchHandle } from '@/features/pos/components/product-search';
+import { TillHeader } from '@/features/pos/components/till-header';
+import { paymentsOf, useTill, discountOf } from '@/features/pos/hooks/use-till';
+import { useTillKeys } from '@/features/pos/hooks/use-till-keys';
+import { businessToday } from '@/features/pos/lib/ids';
+import { rememberReceipt } from '@/features/pos/lib/recent-receipts';
+import { readResumeHandoff } from '@/features/pos/lib/resume-handoff';
+import type { ReceiptBusiness } from '@/features/pos/lib/receipt-text';
 
+const ReceiptDialog = lazy(() => import('@/features/pos/components/receipt-dialog'));
+const ReprintDialog = lazy(() => import('@/features/pos/components/reprint-dialog'));
+const DdaPrescriptionDialog = lazy(() => import('@/features/pos/components/dda-dialog').then((m) => ({ default: m.DdaPrescriptionDialog })));
+const RefillReminderDialog = lazy(() => import('@/features/pos/components/refill-dialog').then((m) => ({ default: m.RefillReminderDialog })));
+const RecordExpenseDialog = lazy(() => import('@/features/pos/components/expense-dialog').then((m) => ({ default: m.RecordExpenseDialog })));
+const SuspendSaleDialog = lazy(() => import('@/features/pos/components/suspend-dialog').then((m) => ({ default: m.SuspendSaleDialog })));
+
+/** The client of a resumed sale as the customer box holds it (the sale copies id, name, phone and location). */
+function clientOfResumed(sale: SuspendedSale): Contact {
+  return {
+    id: sale.client.id,
+    type: 'customer',
+    name: sale.client.name,
+    phone: sale.client.phone,
+    email: null,
+    location: sale.client.location,
+    address: null,
+    notes: null,
+    creditPeriodDays: null,
+    branchId: sale.branchId,
+    createdAt: sale.suspendedAt,
+    updatedAt: sale.suspendedAt,
+    createdBy: null,
+    updatedBy: null,
+  };
+}
+
+/** Server answers after which the catalogue is read again (a price or the stock moved meanwhile). */
+const REFRESH_ON = new Set(['SALE_PRICE_CHANGED', 'SALE_TOTAL_CHANGED', 'SALE_STOCK_EXCEEDED', 'STOCK_INSUFFICIENT', 'SALE_PRODUCT_NO_PRICE', 'SALE_PRODUCT_INACTIVE']);
+
+/**
+ * The till (/pos, issue 9): search and scan, the cart with every rule of seed 001 sections 3-5 (domain: sales.ts and
+ * till-cart.ts), the client, the payment bar, completing a sale (POST /api/sales, idempotent by the sale's UUID)
+ * and the receipt. Keyboard first: focus sits in search when the till opens and after every sale.
+ */
 export default function PosPage() {
-  return <PlaceholderScreen screen="pos" />;
+  const { t } = useTranslation('pos');
+  const queryClient = useQueryClient();
+  const { me, subject, can } = usePermissions();
+  const logout = useLogout();
+  const settingsQuery = useTillSettings();
+  const settings = settingsQuery.data?.settings ?? DEFAULT_SETTINGS;
+  const symbol = settings.currencySymbol || 'KSh';
+  const money = useCallback((cents: number) => formatMoney(cents, symbol), [symbol]);
+  const today = businessToday(settings.timezone);
+  const methods = useMemo(() => tillPaymentMethods(settings.paymentMethods), [settings.paymentMethods]);
+  const branchId = me?.branch?.id ?? null;
+  const catalogue = useBranchCatalogue(branchId);
+  const till = useTill({ defaultMethod: methods[0] ?? 'Cash', today, settingsTaxRate: settings.taxRate, currency: settings.currency });
+  const { lines, setLines, client, figures } = till;
+  const search = useRef<ProductSearchHandle>(null);
+  const [receipt, setReceipt] = useState<Sale | null>(null);
+  const [receiptOpen, setReceiptOpen] = useState(false);
+  const [reprintOpen, setReprintOpen] = useState(false);
+  const [sheetOpen, setSheetOpen] = useState(false);
+  const [confirmClear, setConfirmClear] = useState(false);
+  const [pendingBranch, setPendingBranch] = useState<string | null>(null);
+  const [pendingReduce, setPendingReduce] = useState<{ productId: string; max: number; product: string } | null>(null);
+  const [refreshing, setRefreshing] = useState(false);
+  const [focusQuantityOf, setFocusQuantityOf] = useState<string | null>(null);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [pendingDda, setPendingDda] = useState<PosCatalogueItem | null>(null);
+  const [refillFor, setRefillFor] = useState<string | null>(null);
+  const [expenseOpen, setExpenseOpen] = useState(false);
+  const [suspendOpen, setSuspendOpen] = useState(false);
+  /** A suspended sale being resumed: its id, and the pieces its reservation holds per product (sellable to it). */
+  const [resumed, setResumed] = useState<{ sale: SuspendedSale; reserved: ReadonlyMap<string, number> } | null>(null);
+  const [handoff] = useState(() => readResumeHandoff());
+
+  const mayDiscount = subject ? canGiveDiscounts(subject) : false;
+  const mayOverridePrice = can('pos:price_override');
+  const mayExceedMaxDiscount = can('pos:admin');
+  const showMarginWarnings = settings.showMarginWarnings || settings.warnOnLowMargins;
+
+  const focusSearch = useCallback(() => window.setTimeout(() => search.current?.focus(), 0), []);
+  const problemText = useCallback((problem: TillProblem) => t(`problems.${problem.problem}`, { ...problem.values, defaultValue: tillMessage(problem) }), [t]);
+  const saleProblemText = useCallback((problem: SaleProblem) => errorText(problem.code, undefined, problem.values), []);
+
+  // Follow the catalogue: another till's sale, a new price. Lines pushed over their stock are flagged.
+  const catalogueRef = useRef(catalogue);
+  catalogueRef.current = catalogue;
+  useEffect(() => {
+    setLines((previous) => {
+      const next = followStock(previous, (id) => {
+        const item = catalogue.get(id);
+        const reserved = resumed?.reserved.get(id) ?? 0;
+        return item && reserved ? { ...item, quantity: item.quantity + reserved } : item;
+      });
+      if (next !== previous && linesOverStock(next).length > linesOverStock(previous).length) {
+        toast.warning(t('problems.stockIssues', { defaultValue: tillMessage({ problem: 'stockIssues' }) }));
+      }
+      return next;
+    });
+  }, [catalogue.version, catalogue, setLines, t, resumed]);
+
+  // A sale resumed from /app/suspended-sales (handed over in browser storage): restored once the catalogue is here.
+  const restoredHandoff = useRef(false);
+  useEffect(() => {
+    if (restoredHandoff.current) return;
+    if (handoff.status === 'corrupt') {
+      restoredHandoff.current = true;
+      toast.error(t('resume.corrupt'));
+      return;
+    }
+    if (handoff.status !== 'ok' || catalogue.status !== 'ready') return;
+    restoredHandoff.current = true;
+    const sale = handoff.sale;
+    const reserved = new Map<string, number>();
+    for (const r of sale.reservations) reserved.set(r.productId, (reserved.get(r.productId) ?? 0) + r.quantity);
+    const restored: TillLine[] = [];
+    for (const l of sale.lines) {
+      const item = catalogue.get(l.productId);
+      if (!item) continue;
+      const base = lineFromCatalogue({ ...item, quantity: item.quantity + (reserved.get(l.productId) ?? 0) });
+      restored.push({
+        ...base,
+        name: l.name,
+        quantity: l.quantity,
+        unitMode: l.unitMode,
+        unitPriceCents: l.unitPriceCents,
+        listPriceCents: l.listPriceCents,
+        prescription: l.prescription,
+        needsRefill: l.needsRefill,
+        refillDays: l.refillDays ?? base.refillDays,
+      });
+    }
+    setResumed({ sale, reserved });
+    setLines(restored);
+    till.setClient(clientOfResumed(sale));
+    if (sale.discount) {
+      till.setDiscount(
+        sale.discount.type === 'percent'
+          ? { type: 'percent', value: String(sale.discount.basisPoints / 100) }
+          : { type: 'fixed', value: String(sale.discount.cents / 100) },
+      );
+    }
+    const method = methods.find((m) => m.toLowerCase() === sale.paymentMethod.toLowerCase()) ?? methods[0] ?? 'Cash';
+    till.setPayments([{ key: 'resumed', method, amount: sale.amountPaidCents > 0 ? String(sale.amountPaidCents / 100) : '', reference: '' }]);
+    toast.success(t('resume.resumed', { reservation: sale.reservationId }));
+  }, [handoff, catalogue, catalogue.status, methods, setLines, till, t]);
+
+  /** Applies a cart change, or says why not. */
+  const apply = useCallback(
+    (result: TillResult, success?: string) => {
+      if (isTillProblem(result)) {
+        toast.error(problemText(result));
+        return false;
+      }
+      setLines(result.lines);
+      if (success) toast.success(success);
+      return true;
+    },
+    [problemText, setLines],
+  );
+
+  const addItem = useCallback(
+    (item: PosCatalogueItem | undefined, prescription?: Prescription | null) => {
+      if (till.locked) return;
+      const options = { hasRegisteredClient: Boolean(client?.id), prescription };
+      const refused = addProblem(item, options);
+      if (refused) {
+        toast.error(problemText(refused));
+        return;
+      }
+      // A DDA product not yet in the cart first asks for the prescription (seed 001 section 4).
+      if (item!.isDda && prescription === undefined && !lines.some((l) => l.productId === item!.id)) {
+        setPendingDda(item!);
+        return;
+      }
+      const result = addToCart(lines, item, options);
+      if (!isTillProblem(result)) {
+        const line = result.lines.find((l) => l.productId === item!.id)!;
+        apply(result, result.outcome === 'added' ? t('cart.added', { product: line.name }) : t('cart.updated', { product: line.name }));
+      } else {
+        apply(result);
+      }
+      focusSearch();
+    },
+    [till.locked, client?.id, lines, apply, problemText, t, focusSearch],
+  );
+
+  /** A scanned or typed barcode/SKU: add at once (or one more). Codes scanned while the catalogue loads wait for it. */
+  const waitingCodes = useRef<string[]>([]);
+  const onCode = useCallback(
+    (code: string) => {
+      if (catalogue.status === 'loading') {
+        waitingCodes.current.push(code);
+        return true;
+      }
+      const item = catalogue.findByCode(code);
+      if (!item) return false;
+      addItem(item);
+      return true;
+    },
+    [catalogue, addItem],
+  );
+  useEffect(() => {
+    if (catalogue.status !== 'ready' || waitingCodes.current.length === 0) return;
+    const codes = waitingCodes.current;
+    waitingCodes.current = [];
+    let next = lines;
+    for (const code of codes) {
+      const item = catalogue.findByCode(code);
+      if (!item) {
+        toast.error(t('search.codeUnknown', { code }));
+        continue;
+      }
+      const result = addToCart(next, item, { hasRegisteredClient: Boolean(client?.id) });
+      if (isTillProblem(result)) toast.error(problemText(result));
+      else next = result.lines;
+    }
+    setLines(next);
+  }, [catalogue, catalogue.status, lines, client?.id, setLines, problemText, t]);
+
+  const cartIds = useMemo(() => new Set(lines.map((l) => l.productId)), [lines]);
+  const searchCatalogue = useCallback((query: string) => catalogue.search(query, cartIds), [catalogue, cartIds]);
+
+  // ------------------------------------------------------------------ line edits
+  const onUnits = (productId: string, units: number) => apply(setLineUnits(lines, productId, units));
+  const onPrice = (productId: string, cents: number) => {
+    if (!mayOverridePrice) return;
+    apply(setLinePrice(lines, productId, cents));
+  };
+  const onMode = (productId: string, mode: UnitMode) => {
+    const result = switchUnitMode(lines, productId, mode);
+    if (isTillProblem(result) && result.problem === 'wholePackagesReduce') {
+      setPendingReduce({ productId, max: Number(result.values?.max ?? 0), product: String(result.values?.product ?? '') });
+      return;
+    }
+    apply(result);
+  };
+  const onRemove = (productId: string) => {
+    const line = lines.find((l) => l.productId === productId);
+    apply(removeLine(lines, productId), t('cart.removed', { product: line?.name ?? '' }));
+    focusSearch();
+  };
+
+  const clearCart = useCallback(() => {
+    till.reset(false);
+    setResumed(null);
+    toast.success(t('cart.cleared'));
+    focusSearch();
+  }, [till, t, focusSearch]);
+
+  // ------------------------------------------------------------------ completing
+  async function complete() {
+    if (till.locked) return;
+    const problem = completionProblem();
+    if (problem) {
+      till.setPaymentError(problem);
+      return;
+    }
+    const rows = paymentsOf(till.payments).filter((p, _i, all) => all.length === 1 || p.amountCents > 0 || paymentKind(p.method) === 'credit');
+    till.setCompleting(true);
+    try {
+      const sale = await completeSale({
+        id: till.saleId.current,
+        branchId: branchId ?? undefined,
+        clientId: client?.id ?? null,
+        saleDate: till.saleDate,
+        clientTime: new Date().toISOString(),
+        lines: saleLinesOf(lines),
+        discount: discountOf(till.discount),
+        payments: rows.map((p) => ({ method: p.method, amountCents: p.amountCents, reference: paymentKind(p.method) === 'digital' ? p.reference : null })),
+        expectedTotalCents: figures.totalCents,
+        ...(resumed ? { suspendedSaleId: resumed.sale.id } : {}),
+      });
+      if (branchId) for (const line of lines) showStockChange({ productId: line.productId, branchId, stockValue: Math.max(0, line.available - line.quantity), reason: `Sale: ${sale.invoiceNumber}` });
+      rememberReceipt({ id: sale.id, invoiceNumber: sale.invoiceNumber, totalCents: sale.totalCents, at: sale.createdAt });
+      till.markCompleted();
+      till.reset(true);
+      setResumed(null);
+      setSheetOpen(false);
+      setReceipt(sale);
+      setReceiptOpen(true);
+      toast.success(t('pay.completed', { invoice: sale.invoiceNumber }));
+    } catch (error) {
+      const message = error instanceof ApiError ? error.message : errorMessage(error);
+      till.setPaymentError(t('pay.failed', { message }));
+      if (error instanceof ApiError && REFRESH_ON.has(error.code)) void catalogue.refresh();
+    } finally {
+      till.setCompleting(false);
+    }
+  }
+
+  /** Every check of the screen before the request (the server checks them all again). */
+  function completionProblem(): string | null {
+    const dateProblem = saleDateProblem(till.saleDate, today);
+    if (dateProblem) return saleProblemText(dateProblem);
+    const payments = paymentsOf(till.payments).filter((p, _i, all) => all.length === 1 || p.amountCents > 0 || paymentKind(p.method) === 'credit');
+    const outcome = checkCompletion(
+      lines.map((l) => ({ quantity: l.quantity, available: l.available, isDda: l.isDda, prescription: l.prescription })),
+      payments,
+      figures.totalCents,
+      money,
+    );
+    if (isSaleProblem(outcome)) return saleProblemText(outcome);
+    if (outcome.isCredit && !client?.id) return saleProblemText({ code: 'SALE_CREDIT_CLIENT_REQUIRED' });
+    if (lines.some((l) => l.isDda) && !client?.id) return saleProblemText({ code: 'SALE_DDA_CLIENT_REQUIRED' });
+    if (settings.enforceMargins && !settings.allowOverrideMargins && lines.some((l) => isPriceOverridden(l) && isTillLineLowMargin(l))) {
+      return saleProblemText({ code: 'SALE_LOW_MARGIN' });
+    }
+    const discount = discountOf(till.discount);
+    if (discount && !mayDiscount) return saleProblemText({ code: 'SALE_DISCOUNT_DENIED' });
+    if (discount && !mayExceedMaxDiscount && discountPercentOf(figures.subtotalCents, figures.discountCents) > settings.maxDiscount) {
+      return saleProblemText({ code: 'SALE_DISCOUNT_ABOVE_MAX', values: { max: settings.maxDiscount } });
+    }
+    return null;
+  }
+
+  // ------------------------------------------------------------------ suspending
+  function openSuspend() {
+    if (till.locked) return;
+    if (lines.length === 0) {
+      till.setPaymentError(t('suspend.empty'));
+      return;
+    }
+    if (!client?.id) {
+      till.setPaymentError(t('suspend.clientRequired'));
+      return;
+    }
+    const problem = checkSuspension({
+      lines: lines.map((l) => ({ productName: l.name, quantity: l.quantity, available: l.available, lowMargin: isTillLineLowMargin(l) })),
+      clientId: client.id,
+      amountPaidCents: 0,
+      totalCents: figures.totalCents,
+      enforceMargins: settings.enforceMargins,
+      allowSuspendWithLowMargin: settings.allowSuspendWithLowMargin,
+    });
+    if (problem) {
+      till.setPaymentError(saleProblemText(problem));
+      return;
+    }
+    setSuspendOpen(true);
+  }
+
+  // ------------------------------------------------------------------ branch and date
+  const mayChangeBranch = subject ? canSwitchPosBranch(subject) : false;
+  function requestBranch(next: string) {
+    if (!next || next === branchId) return;
+    if (!mayChangeBranch) {
+      toast.error(errorText('POS_BRANCH_SWITCH_DENIED', undefined));
+      return;
+    }
+    if (lines.length > 0) setPendingBranch(next);
+    else void changeBranch(next);
+  }
+  async function changeBranch(next: string) {
+    till.setSwitchingBranch(true);
+    try {
+      await switchBranch(next);
+      try {
+        localStorage.setItem(LAST_BRANCH_KEY, next);
+      } catch {
+        // Not remembered.
+      }
+      await queryClient.invalidateQueries({ queryKey: meQueryKey });
+      till.reset(true);
+      setResumed(null);
+      toast.success(t('header.branchSwitched', { name: me?.allowedBranches.find((b) => b.id === next)?.name ?? '' }));
+    } catch (error) {
+      toast.error(errorMessage(error));
+    } finally {
+      till.setSwitchingBranch(false);
+      setPendingBranch(null);
+      focusSearch();
+    }
+  }
+  function changeDate(date: string) {
+    if (!date) return;
+    const problem = saleDateProblem(date, today);
+    if (problem) {
+      toast.error(saleProblemText(problem));
+      return;
+    }
+    till.setSaleDate(date);
+  }
+
+  async function refresh() {
+    setRefreshing(true);
+    await Promise.all([catalogue.refresh(), queryClient.invalidateQueries({ queryKey: ['settings'] })]);
+    setRefreshing(false);
+    if (catalogueRef.current.error) toast.error(t('header.refreshFailed'));
+  }
+
+  // ------------------------------------------------------------------ reprint from the address (?receipt=<id>)
+  const receiptParam = searchParams.get('receipt');
+  useEffect(() => {
+    if (receiptParam) setReprintOpen(true);
+  }, [receiptParam]);
+
+  // ------------------------------------------------------------------ keyboard
+  useTillKeys({
+    onSearch: () => search.current?.focus(),
+    onCustomer: () => document.querySelector<HTMLElement>('#pos-customer [role="combobox"]')?.focus(),
+    onPay: () => {
+      setSheetOpen(true);
+      window.setTimeout(() => document.querySelector<HTMLInputElement>('[id^="pos-amount-"]')?.focus(), 0);
+    },
+    onComplete: () => void complete(),
+    onSuspend: openSuspend,
+    onQuantity: () => {
+      const last = lines[lines.length - 1];
+      if (!last) return;
+      setFocusQuantityOf(last.productId);
+      window.setTimeout(() => document.getElementById('pos-focus-quantity')?.focus(), 0);
+    },
+    onClear: () => {
+      if (lines.length > 0) setConfirmClear(true);
+    },
+    onCode: (code) => {
+      if (onCode(code)) return true;
+      toast.error(t('search.codeUnknown', { code }));
+      return true;
+    },
+    enabled: !receiptOpen && !reprintOpen && !suspendOpen && !expenseOpen && pendingDda === null && refillFor === null,
+  });
+
+  const business: ReceiptBusiness = {
+    name: settings.pharmacyName || me?.pharmacy?.name || '',
+    address: settings.pharmacyAddress,
+    phone: settings.pharmacyPhone,
+    email: settings.pharmacyEmail,
+    taxNumber: settings.vatNumber,
+    footer: settings.receiptFooter,
+    returnPolicy: settings.returnPolicy,
+    currencySymbol: symbol,
+  };
+  const itemCount = lines.length;
+  const overStock = linesOverStock(lines).length > 0;
+
+  return (
+    <div className="pb-[28rem] md:pb-56">
+      <TillHeader
+        pharmacyName={business.name}
+        itemCount={itemCount}
+        role={me?.membership?.role ?? ''}
+        branchId={branchId}
+        branches={me?.allowedBranches ?? []}
+        onBranch={requestBranch}
+        saleDate={till.saleDate}
+        today={today}
+        onSaleDate={changeDate}
+        onClear={() => setConfirmClear(true)}
+        onRefresh={() => void refresh()}
+        refreshing={refreshing}
+        onLogout={() => void logout()}
+        disabled={till.locked}
+        actions={
+          <>
+            <button
+              type="button"
+              onClick={() => setReprintOpen(true)}
+              className="inline-flex h-9 items-center gap-1.5 rounded-md px-2 text-sm font-medium text-white/90 hover:bg-white/10"
+            >
+              <ReceiptText className="size-4" aria-hidden="true" />
+              <span className="hidden lg:inline">{t('header.reprint')}</span>
+              <span className="sr-only lg:hidden">{t('header.reprint')}</span>
+            </button>
+            {branchId ? (
+              <button
+                type="button"
+                onClick={() => setExpenseOpen(true)}
+                className="inline-flex h-9 items-center gap-1.5 rounded-md px-2 text-sm font-medium text-white/90 hover:bg-white/10"
+              >
+                <Wallet className="size-4" aria-hidden="true" />
+                <span className="hidden lg:inline">{t('header.expense')}</span>
+                <span className="sr-only lg:hidden">{t('header.expense')}</span>
+              </button>
+            ) : null}
+            <ShortcutsHelp />
+          </>
+        }
+      />
+      <main id="main" className="mx-auto max-w-7xl space-y-3 px-3 py-3">
+        {till.saleDate !== today ? (
+          <p className="flex items-center gap-2 rounded-md border border-sky-200 bg-sky-50 px-3 py-2 text-sm text-sky-900" role="status">
+            <Info className="size-4 shrink-0" aria-hidden="true" />
+            {t('header.backdated', { date: formatDate(till.saleDate) })}
+          </p>
+        ) : null}
+        {overStock ? (
+          <p className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm font-medium text-amber-900" role="alert">
+            {t('problems.stockIssues', { defaultValue: tillMessage({ problem: 'stockIssues' }) })}
+          </p>
+        ) : null}
+        <div className="grid gap-3 md:grid-cols-[minmax(0,65fr)_minmax(0,35fr)]">
+          <ProductSearch
+            ref={search}
+            search={searchCatalogue}
+            onPick={(item) => addItem(item)}
+            onCode={onCode}
+            onUnknownCode={(code) => toast.error(t('search.codeUnknown', { code }))}
+            disabled={till.locked}
+            status={catalogue.status}
+            error={catalogue.error}
+            currencySymbol={symbol}
+          />
+          <div id="pos-customer">
+            <CustomerBox
+              value={client}
+              onChange={(next) => {
+                // A resumed sale belongs to its client.
+                if (resumed && next?.id !== resumed.sale.client.id) {
+                  toast.error(t('resume.clientFixed'));
+                  return;
+                }
+                till.setClient(next);
+                focusSearch();
+              }}
+              disabled={till.locked}
+              ddaInCart={lines.some((l) => l.isDda)}
+            />
+          </div>
+        </div>
+        <CartTable
+          lines={lines}
+          figures={figures.lines}
+          currencySymbol={symbol}
+          disabled={till.locked}
+          mayOverridePrice={mayOverridePrice}
+          showMarginWarnings={showMarginWarnings}
+          onUnits={onUnits}
+          onPrice={onPrice}
+          onMode={onMode}
+          onRemove={onRemove}
+          onRefill={(id) => setRefillFor(id)}
+          focusQuantityOf={focusQuantityOf}
+        />
+      </main>
+      <PaymentBar
+        figures={figures}
+        itemCount={itemCount}
+        methods={methods}
+        payments={till.payments}
+        onPayments={till.setPayments}
+        discount={till.discount}
+        onDiscount={till.setDiscount}
+        mayDiscount={mayDiscount}
+        currencySymbol={symbol}
+        disabled={till.locked}
+        completing={till.completing}
+        error={till.paymentError}
+        onComplete={() => void complete()}
+        expanded={sheetOpen}
+        onExpanded={setSheetOpen}
+        actions={
+          <Button variant="outline" onClick={openSuspend} disabled={till.locked || lines.length === 0} icon={<PauseCircle className="size-4" />}>
+            {t('pay.suspend')}
+          </Button>
+        }
+      />
+      {resumed ? (
+        <p className="sr-only" role="status">
+          {t('resume.resumed', { reservation: resumed.sale.reservationId })}
+        </p>
+      ) : null}
+      <ConfirmDialog
+        open={confirmClear}
+        onOpenChange={setConfirmClear}
+        title={t('cart.clearTitle')}
+        description={t('cart.clearDescription')}
+        confirmLabel={t('header.clear')}
+        destructive
+        onConfirm={() => {
+          setConfirmClear(false);
+          clearCart();
+        }}
+      />
+      <ConfirmDialog
+        open={pendingBranch !== null}
+        onOpenChange={(open) => (open ? undefined : setPendingBranch(null))}
+        title={t('header.switchTitle')}
+        description={t('header.switchDescription')}
+        confirmLabel={t('header.switchConfirm')}
+        destructive
+        loading={till.switchingBranch}
+        onConfirm={() => (pendingBranch ? changeBranch(pendingBranch) : undefined)}
+      />
+      <ConfirmDialog
+        open={pendingReduce !== null}
+        onOpenChange={(open) => (open ? undefined : setPendingReduce(null))}
+        title={t('cart.reduceTitle')}
+        description={pendingReduce ? problemText({ problem: 'wholePackagesReduce', values: { max: pendingReduce.max, product: pendingReduce.product } }) : ''}
+        confirmLabel={t('cart.reduceConfirm', { count: pendingReduce?.max ?? 0 })}
+        onConfirm={() => {
+          if (pendingReduce) apply(switchUnitMode(lines, pendingReduce.productId, 'W', { reduceToMax: true }));
+          setPendingReduce(null);
+        }}
+      />
+      <Suspense fallback={null}>
+        {receipt ? (
+          <ReceiptDialog
+            sale={receipt}
+            open={receiptOpen}
+            onOpenChange={(open) => {
+              setReceiptOpen(open);
+              if (!open) {
+                till.endJustCompleted();
+                focusSearch();
+              }
+            }}
+            business={business}
+            printOnOpen={settings.printReceiptByDefault}
+          />
+        ) : null}
+        {pendingDda && client?.id ? (
+          <DdaPrescriptionDialog
+            open
+            productName={pendingDda.name}
+            clientId={client.id}
+            onConfirm={(prescription) => {
+              const item = pendingDda;
+              setPendingDda(null);
+              addItem(item, prescription);
+            }}
+            onCancel={() => {
+              setPendingDda(null);
+              focusSearch();
+            }}
+          />
+        ) : null}
+        {refillFor ? (
+          <RefillReminderDialog
+            open
+            productName={lines.find((l) => l.productId === refillFor)?.name ?? ''}
+            clientId={client?.id ?? null}
+            initialDays={lines.find((l) => l.productId === refillFor)?.refillDays}
+            saleDate={till.saleDate}
+            onConfirm={(days) => {
+              setLines(updateLine(lines, refillFor, { needsRefill: true, refillDays: days }));
+              setRefillFor(null);
+            }}
+            onRemove={() => {
+              setLines(updateLine(lines, refillFor, { needsRefill: false }));
+              setRefillFor(null);
+            }}
+            onCancel={() => setRefillFor(null)}
+          />
+        ) : null}
+        {expenseOpen && branchId ? <RecordExpenseDialog open={expenseOpen} onOpenChange={setExpenseOpen} branchId={branchId} /> : null}
+        {suspendOpen ? (
+          <SuspendSaleDialog
+            open={suspendOpen}
+            onOpenChange={setSuspendOpen}
+            request={{
+              branchId: branchId ?? undefined,
+              clientId: client?.id ?? null,
+              lines: saleLinesOf(lines),
+              discount: discountOf(till.discount),
+              expectedTotalCents: figures.totalCents,
+            }}
+            totalCents={figures.totalCents}
+            clientName={client?.name ?? ''}
+            items={lines.map((l) => ({ name: l.name, quantity: l.quantity }))}
+            onSuspended={() => {
+              till.reset(false);
+              setResumed(null);
+              focusSearch();
+            }}
+          />
+        ) : null}
+        {reprintOpen ? (
+          <ReprintDialog
+            open={reprintOpen}
+            initialId={receiptParam}
+            onOpenChange={(open) => {
+              setReprintOpen(open);
+              if (!open) {
+                if (receiptParam) setSearchParams({}, { replace: true });
+                focusSearch();
+              }
+            }}
+            business={business}
+          />
+        ) : null}
+      </Suspense>
+    </div>
+  );
+}
+
+/** The keyboard shortcuts of the till (also in the user manual). */
+export const TILL_SHORTCUTS = [
+  ['F2', 'shortcuts.search'],
+  ['F4', 'shortcuts.customer'],
+  ['Ctrl+Q', 'shortcuts.quantity'],
+  ['F8', 'shortcuts.pay'],
+  ['F9', 'shortcuts.complete'],
+  ['F10', 'shortcuts.suspend'],
+  ['Ctrl+Delete', 'shortcuts.clear'],
+  ['↑ ↓ Enter', 'shortcuts.pick'],
+  ['Esc', 'shortcuts.escape'],
+] as const;
+
+function ShortcutsHelp() {
+  const { t } = useTranslation('pos');
+  return (
+    <Popover>
+      <PopoverTrigger asChild>
+        <button type="button" className="inline-flex h-9 items-center gap-1.5 rounded-md px-2 text-sm font-medium text-white/90 hover:bg-white/10">
+          <Keyboard className="size-4" aria-hidden="true" />
+          <span className="hidden lg:inline">{t('shortcuts.title')}</span>
+          <span className="sr-only lg:hidden">{t('shortcuts.title')}</span>
+        </button>
+      </PopoverTrigger>
+      <PopoverContent className="w-72">
+        <p className="mb-2 text-sm font-semibold">{t('shortcuts.title')}</p>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+          {TILL_SHORTCUTS.map(([key, label]) => (
+            <div key={key} className="contents">
+              <dt>
+                <kbd className="rounded border border-slate-300 bg-slate-50 px-1.5 py-0.5 font-mono text-xs">{key}</kbd>
+              </dt>
+              <dd>{t(label)}</dd>
+            </div>
+          ))}
+        </dl>
+        <p className="mt-2 text-xs text-slate-500">{t('shortcuts.scanner')}</p>
+      </PopoverContent>
+    </Popover>
+  );
 }
