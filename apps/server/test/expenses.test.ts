@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expenseListResponseSchema, expenseSchema } from '@pharmapoint/domain/expenses';
+import { refillReminderListResponseSchema } from '@pharmapoint/domain/refills';
 import { businessDate } from '@pharmapoint/domain/stock';
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import type { TestClient } from './http.ts';
 import type { StockPharmacy } from './import-helpers.ts';
-import { clientsOf, stockTestPharmacy } from './stock-helpers.ts';
+import { clientsOf, daysFromToday, stockTestPharmacy } from './stock-helpers.ts';
 
 /** Expenses recorded at the till (issue 9 item 11, seed 001 sections 3-6 and 9, decision 0027). */
 describe.each(testDatabaseKinds())('till expenses on %s', (kind) => {
@@ -163,5 +164,41 @@ describe.each(testDatabaseKinds())('till expenses on %s', (kind) => {
     expect(await count()).toBe(before);
     const [row] = await t.db.owner.query<{ n: number }>(`SELECT count(*)::int AS n FROM expenses WHERE pharmacy_id = $1`, [other.pharmacyId]);
     expect(row!.n).toBe(0);
+  });
+
+  it('refill reminders set at the till are listed for the refill alerts: overdue, due, upcoming, by the days left', async () => {
+    const made = await c.owner!.post('/api/products', { name: 'Metformin 500mg', sellingPriceCents: 1_000 });
+    expect(made.status).toBe(201);
+    const product = made.body.product.id as string;
+    expect((await c.owner!.post(`/api/products/${product}/batches`, { batchNumber: 'MF1', expiryDate: daysFromToday(300), quantity: 50, unitCostCents: 500 })).status).toBe(201);
+    const client = (await c.owner!.request('POST', '/api/contacts', { name: 'Refill Client', phone: '0711000222' }, { 'idempotency-key': randomUUID() })).body.id as string;
+    const sell = async (saleDate: string, refillDays: number | null) => {
+      const id = randomUUID();
+      const line = refillDays ? { productId: product, quantity: 1, needsRefill: true, refillDays } : { productId: product, quantity: 1 };
+      const res = await c.owner!.request('POST', '/api/sales', { id, clientId: client, saleDate, lines: [line], payments: [{ method: 'Cash', amountCents: 100_000 }] }, { 'idempotency-key': id });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.invoiceNumber as string;
+    };
+    const overdue = await sell(daysFromToday(-10), 5);
+    const due = await sell(daysFromToday(-7), 7);
+    const upcoming = await sell(daysFromToday(0), 3);
+    const later = await sell(daysFromToday(0), 30);
+    await sell(daysFromToday(0), null);
+    const list = async (query = "") => { const res = await c.owner!.get(`/api/refill-reminders${query}`); expect(res.status, JSON.stringify(res.body)).toBe(200); return refillReminderListResponseSchema.parse(res.body); };
+    const window = await list();
+    expect(window.items.map((r) => [r.invoiceNumber, r.status, r.daysLeft])).toEqual([
+      [overdue, 'overdue', -5],
+      [due, 'due', 0],
+      [upcoming, 'upcoming', 3],
+    ]);
+    expect(window.items[0]).toMatchObject({ client: { id: client, name: 'Refill Client', phone: '254711000222' }, productName: 'Metformin 500mg', refillDays: 5, refillDate: daysFromToday(-5), line: 1 });
+    expect((await list('?due=all')).items.map((r) => r.invoiceNumber)).toEqual([overdue, due, upcoming, later]);
+    expect((await list('?due=overdue')).items.map((r) => r.invoiceNumber)).toEqual([overdue]);
+    expect((await list('?due=today')).items.map((r) => r.invoiceNumber)).toEqual([due]);
+    expect((await list('?due=upcoming')).items.map((r) => r.invoiceNumber)).toEqual([upcoming]);
+    expect((await list(`?due=all&branchId=${ph.branches[1]!.id}`)).total).toBe(0);
+    expect((await c.cashier!.get('/api/refill-reminders')).status).toBe(403);
+    expect((await otherOwner.get('/api/refill-reminders?due=all')).body.total).toBe(0);
+    expect((await c.owner!.get('/api/refill-reminders?due=someday')).status).toBe(400);
   });
 });

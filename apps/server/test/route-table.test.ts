@@ -77,6 +77,7 @@ describe.each(testDatabaseKinds())('the route table on %s', (kind) => {
       'GET /api/pos/catalogue',
       'POST /api/expenses',
       'GET /api/expenses',
+      'GET /api/refill-reminders',
       'GET /api/openapi.json',
       'GET /api/docs',
     ]) {
