@@ -284,6 +284,21 @@ describe.each(testDatabaseKinds())('bad input on %s', (kind) => {
     ]);
   });
 
+  it('suspended sales: suspend with reserved stock', async () => {
+    const valid = { id: '7d1f2c3a-4b5c-4d6e-8f70-8192a3b4c5d6', clientId: '6d1f2c3a-4b5c-4d6e-8f70-8192a3b4c5d6', lines: [{ productId: product, quantity: 1 }] };
+    await expectRefused(owner, 'POST', '/api/suspended-sales', [
+      ...commonCases(valid, 'reason'),
+      { label: 'a NUL byte in the reason', body: { ...valid, reason: 'Later\u0000' }, expect: V('reason') },
+      { label: 'a reason over 200 characters', body: { ...valid, reason: 'x'.repeat(201) }, expect: V('reason') },
+      { label: 'a fractional quantity', body: { ...valid, lines: [{ productId: product, quantity: 1.5 }] }, expect: V('quantity') },
+      { label: 'a negative quantity', body: { ...valid, lines: [{ productId: product, quantity: -1 }] }, expect: V('quantity') },
+      { label: 'a huge amount paid', body: { ...valid, amountPaidCents: 1e20 }, expect: V('amountPaidCents') },
+      { label: 'a negative amount paid', body: { ...valid, amountPaidCents: -1 }, expect: V('amountPaidCents') },
+      { label: 'an id that is not a UUID', body: { ...valid, id: 'RES-1' }, expect: V('id') },
+      { label: '10,000 lines', body: { ...valid, lines: Array.from({ length: 10_000 }, () => ({ productId: product, quantity: 1 })) }, expect: V('lines') },
+    ]);
+  });
+
   it('products: import', async () => {
     const csv = 'Name,SKU,Selling Price (KSh),Opening Quantity\nIbuprofen 200mg,IBU-200,5,10\n';
     await expectRefused(owner, 'POST', '/api/products/import', [
@@ -325,6 +340,8 @@ describe.each(testDatabaseKinds())('bad input on %s', (kind) => {
       ['/api/stock/transfers?status=stolen', 'status'],
       ['/api/expenses?from=2026-02-30', 'from'],
       ['/api/expenses?source=web', 'source'],
+      ['/api/suspended-sales?minAgeDays=-1', 'minAgeDays'],
+      ['/api/suspended-sales?clientId=someone', 'clientId'],
       ['/api/products/not-an-id', 'id'],
       [`/api/products/${product}/movements?kind=gift`, 'kind'],
     ];
