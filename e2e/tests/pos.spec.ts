@@ -162,9 +162,13 @@ async function completeAndReadInvoice(page: Page): Promise<string> {
   return invoice;
 }
 
-test('an M-Pesa sale takes the exact amount and the confirmation code; refused cases say why', async ({ page }) => {
+test('an M-Pesa sale takes the exact amount and the confirmation code; refused cases say why', async ({ page, browser }) => {
+  // The owner stocks the product (a cashier may not create products).
+  const owner = await browser.newPage();
+  await signInAs(owner, 'owner');
+  const item = await product(owner, 'Cetirizine 10mg', { priceCents: 15000, costCents: 8000 });
+  await owner.close();
   await signInAs(page, 'cashier');
-  const item = await product(page, 'Cetirizine 10mg', { priceCents: 15000, costCents: 8000 });
   await page.goto('/pos');
   await expect(page.getByText('Loading products...')).toHaveCount(0);
 

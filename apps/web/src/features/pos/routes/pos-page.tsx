@@ -41,8 +41,6 @@ import {
   type TillResult,
 } from '@pharmapoint/domain/till-cart';
 import { Button } from '@/components/ui/button';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
 import { ApiError, errorMessage, errorText } from '@/lib/api';
 import { formatDate, formatMoney } from '@/lib/format';
 import { showStockChange } from '@/lib/live-stock/live-stock';
@@ -55,7 +53,6 @@ import { LAST_BRANCH_KEY } from '@/app/layout/branch-switcher';
 import { useBranchCatalogue } from '@/features/pos/catalogue/use-branch-catalogue';
 import { completeSale, useTillSettings } from '@/features/pos/api/sales';
 import { CartTable } from '@/features/pos/components/cart-table';
-import { CustomerBox } from '@/features/pos/components/customer-box';
 import { PaymentBar } from '@/features/pos/components/payment-bar';
 import { ProductSearch, type ProductSearchHandle } from '@/features/pos/components/product-search';
 import { TillHeader } from '@/features/pos/components/till-header';
@@ -67,6 +64,11 @@ import { readResumeHandoff } from '@/features/pos/lib/resume-handoff';
 import type { ReceiptBusiness } from '@/features/pos/lib/receipt-text';
 
 const ReceiptDialog = lazy(() => import('@/features/pos/components/receipt-dialog'));
+// Not in the till's first load (decision 0025): the customer box (its combobox and the Add New Client form) comes a
+// moment later behind a Walk-in placeholder; confirmations and every dialog load when first opened.
+const CustomerBox = lazy(() => import('@/features/pos/components/customer-box').then((m) => ({ default: m.CustomerBox })));
+const ConfirmDialog = lazy(() => import('@/components/ui/confirm-dialog').then((m) => ({ default: m.ConfirmDialog })));
+const CameraScanDialog = lazy(() => import('@/features/pos/components/camera-scan-dialog'));
 const ReprintDialog = lazy(() => import('@/features/pos/components/reprint-dialog'));
 const DdaPrescriptionDialog = lazy(() => import('@/features/pos/components/dda-dialog').then((m) => ({ default: m.DdaPrescriptionDialog })));
 const RefillReminderDialog = lazy(() => import('@/features/pos/components/refill-dialog').then((m) => ({ default: m.RefillReminderDialog })));
@@ -130,6 +132,8 @@ export default function PosPage() {
   const [pendingDda, setPendingDda] = useState<PosCatalogueItem | null>(null);
   const [refillFor, setRefillFor] = useState<string | null>(null);
   const [expenseOpen, setExpenseOpen] = useState(false);
+  const [cameraOpen, setCameraOpen] = useState(false);
+  const hasCamera = typeof navigator !== 'undefined' && Boolean(navigator.mediaDevices?.getUserMedia);
   const [suspendOpen, setSuspendOpen] = useState(false);
   /** A suspended sale being resumed: its id, and the pieces its reservation holds per product (sellable to it). */
   const [resumed, setResumed] = useState<{ sale: SuspendedSale; reserved: ReadonlyMap<string, number> } | null>(null);
@@ -481,7 +485,7 @@ export default function PosPage() {
       toast.error(t('search.codeUnknown', { code }));
       return true;
     },
-    enabled: !receiptOpen && !reprintOpen && !suspendOpen && !expenseOpen && pendingDda === null && refillFor === null,
+    enabled: !receiptOpen && !reprintOpen && !cameraOpen && !suspendOpen && !expenseOpen && pendingDda === null && refillFor === null,
   });
 
   const business: ReceiptBusiness = {
@@ -559,12 +563,21 @@ export default function PosPage() {
             onPick={(item) => addItem(item)}
             onCode={onCode}
             onUnknownCode={(code) => toast.error(t('search.codeUnknown', { code }))}
+            onScanClick={hasCamera ? () => setCameraOpen(true) : undefined}
             disabled={till.locked}
             status={catalogue.status}
             error={catalogue.error}
             currencySymbol={symbol}
           />
           <div id="pos-customer">
+            <Suspense
+              fallback={
+                <div>
+                  <p className="mb-1 text-sm font-medium text-slate-700">{t('customer.label')}</p>
+                  <p className="flex h-10 items-center rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-500">{client?.name ?? t('customer.walkIn')}</p>
+                </div>
+              }
+            >
             <CustomerBox
               value={client}
               onChange={(next) => {
@@ -579,6 +592,7 @@ export default function PosPage() {
               disabled={till.locked}
               ddaInCart={lines.some((l) => l.isDda)}
             />
+            </Suspense>
           </div>
         </div>
         <CartTable
@@ -623,6 +637,8 @@ export default function PosPage() {
           {t('resume.resumed', { reservation: resumed.sale.reservationId })}
         </p>
       ) : null}
+      <Suspense fallback={null}>
+      {confirmClear ? (
       <ConfirmDialog
         open={confirmClear}
         onOpenChange={setConfirmClear}
@@ -635,6 +651,8 @@ export default function PosPage() {
           clearCart();
         }}
       />
+      ) : null}
+      {pendingBranch !== null ? (
       <ConfirmDialog
         open={pendingBranch !== null}
         onOpenChange={(open) => (open ? undefined : setPendingBranch(null))}
@@ -645,6 +663,8 @@ export default function PosPage() {
         loading={till.switchingBranch}
         onConfirm={() => (pendingBranch ? changeBranch(pendingBranch) : undefined)}
       />
+      ) : null}
+      {pendingReduce !== null ? (
       <ConfirmDialog
         open={pendingReduce !== null}
         onOpenChange={(open) => (open ? undefined : setPendingReduce(null))}
@@ -656,7 +676,7 @@ export default function PosPage() {
           setPendingReduce(null);
         }}
       />
-      <Suspense fallback={null}>
+      ) : null}
         {receipt ? (
           <ReceiptDialog
             sale={receipt}
@@ -728,6 +748,20 @@ export default function PosPage() {
             }}
           />
         ) : null}
+        {cameraOpen ? (
+          <CameraScanDialog
+            open={cameraOpen}
+            onOpenChange={(open) => {
+              setCameraOpen(open);
+              if (!open) focusSearch();
+            }}
+            onCode={(code) => {
+              setCameraOpen(false);
+              if (!onCode(code)) toast.error(t('search.codeUnknown', { code }));
+              focusSearch();
+            }}
+          />
+        ) : null}
         {reprintOpen ? (
           <ReprintDialog
             open={reprintOpen}
@@ -762,29 +796,51 @@ export const TILL_SHORTCUTS = [
 
 function ShortcutsHelp() {
   const { t } = useTranslation('pos');
+  const [open, setOpen] = useState(false);
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    const onClick = (event: MouseEvent) => {
+      if (panel.current && !panel.current.contains(event.target as Node)) setOpen(false);
+    };
+    window.addEventListener('keydown', onKey);
+    window.addEventListener('mousedown', onClick);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('mousedown', onClick);
+    };
+  }, [open]);
   return (
-    <Popover>
-      <PopoverTrigger asChild>
-        <button type="button" className="inline-flex h-9 items-center gap-1.5 rounded-md px-2 text-sm font-medium text-white/90 hover:bg-white/10">
-          <Keyboard className="size-4" aria-hidden="true" />
-          <span className="hidden lg:inline">{t('shortcuts.title')}</span>
-          <span className="sr-only lg:hidden">{t('shortcuts.title')}</span>
-        </button>
-      </PopoverTrigger>
-      <PopoverContent className="w-72">
-        <p className="mb-2 text-sm font-semibold">{t('shortcuts.title')}</p>
-        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-          {TILL_SHORTCUTS.map(([key, label]) => (
-            <div key={key} className="contents">
-              <dt>
-                <kbd className="rounded border border-slate-300 bg-slate-50 px-1.5 py-0.5 font-mono text-xs">{key}</kbd>
-              </dt>
-              <dd>{t(label)}</dd>
-            </div>
-          ))}
-        </dl>
-        <p className="mt-2 text-xs text-slate-500">{t('shortcuts.scanner')}</p>
-      </PopoverContent>
-    </Popover>
+    <div className="relative" ref={panel}>
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls="pos-shortcuts"
+        onClick={() => setOpen(!open)}
+        className="inline-flex h-9 items-center gap-1.5 rounded-md px-2 text-sm font-medium text-white/90 hover:bg-white/10"
+      >
+        <Keyboard className="size-4" aria-hidden="true" />
+        <span className="hidden lg:inline">{t('shortcuts.title')}</span>
+        <span className="sr-only lg:hidden">{t('shortcuts.title')}</span>
+      </button>
+      {open ? (
+        <div id="pos-shortcuts" role="region" aria-label={t('shortcuts.title')} className="absolute right-0 z-50 mt-1 w-72 max-w-[calc(100vw-1.5rem)] rounded-md border border-slate-200 bg-white p-3 text-slate-900 shadow-lg">
+          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+            {TILL_SHORTCUTS.map(([key, label]) => (
+              <div key={key} className="contents">
+                <dt>
+                  <kbd className="rounded border border-slate-300 bg-slate-50 px-1.5 py-0.5 font-mono text-xs">{key}</kbd>
+                </dt>
+                <dd>{t(label)}</dd>
+              </div>
+            ))}
+          </dl>
+          <p className="mt-2 text-xs text-slate-500">{t('shortcuts.scanner')}</p>
+        </div>
+      ) : null}
+    </div>
   );
 }
