@@ -307,6 +307,24 @@ describe.each(testDatabaseKinds())('suspended sales on %s', (kind) => {
     expect(await ledgerProblems(t.db, ph.pharmacyId)).toEqual([]);
   });
 
+  it('a resumed sale suspended again replaces its suspension: released and re-reserved in one transaction', async () => {
+    const first = await suspend(c.cashier!, { clientId: client, lines: [{ productId: ors, quantity: 2 }] });
+    expect(first.status).toBe(201);
+    const before = await stock(ors);
+    // All sellable pieces plus the 2 the first suspension holds: only possible because they are released first.
+    const all = before.quantity + 2;
+    const second = await suspend(c.cashier!, { clientId: client, replacesSuspendedSaleId: first.body.id, lines: [{ productId: ors, quantity: all }], reason: 'Wants the whole box' });
+    expect({ status: second.status, error: second.body.error }).toEqual({ status: 201, error: undefined });
+    expect(await stock(ors)).toEqual({ quantity: 0, reserved: before.reserved - 2 + all });
+    const [closed] = await t.db.owner.query<{ status: string }>(`SELECT status FROM suspended_sales WHERE pharmacy_id = $1 AND id = $2`, [ph.pharmacyId, first.body.id]);
+    expect(closed!.status).toBe('cancelled');
+    const again = await suspend(c.cashier!, { clientId: client, replacesSuspendedSaleId: first.body.id, lines: [{ productId: para, quantity: 1 }] });
+    expect({ status: again.status, code: again.body.error.code }).toEqual({ status: 409, code: 'SUSPENDED_SALE_GONE' });
+    expect((await c.cashier!.post(`/api/suspended-sales/${second.body.id}/cancel`, {})).status).toBe(200);
+    expect(await stock(ors)).toEqual({ quantity: all, reserved: before.reserved - 2 });
+    expect(await ledgerProblems(t.db, ph.pharmacyId)).toEqual([]);
+  });
+
   it('a resumed sale is completed in the suspension’s branch only', async () => {
     const res = await suspend(c.owner!, { clientId: client, lines: [{ productId: ors, quantity: 1 }] });
     const sale = await sell(c.owner!, { suspendedSaleId: res.body.id, branchId: west, clientId: client, lines: [{ productId: ors, quantity: 1 }], payments: [{ method: 'Cash', amountCents: 2000 }] });

@@ -133,6 +133,11 @@ export const suspendSaleSchema = z.strictObject({
   amountPaidCents: numberField('The amount paid', 0, SALE_LIMITS.priceCents, { whole: true }).default(0),
   reason: text(SUSPEND_REASON_MAX, 'The reason').nullable().optional(),
   expectedTotalCents: numberField('The expected total', 0, SALE_LIMITS.saleCents, { whole: true }).optional(),
+  /**
+   * Suspending a resumed sale again: the earlier suspension's reservation is released and it is closed, in the same
+   * transaction as the new reservation (decision 0028).
+   */
+  replacesSuspendedSaleId: z.uuid().optional(),
 });
 export type SuspendSaleInput = z.input<typeof suspendSaleSchema>;
 export type SuspendSale = z.output<typeof suspendSaleSchema>;

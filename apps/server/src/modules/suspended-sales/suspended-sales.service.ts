@@ -81,7 +81,13 @@ export async function suspendSale(q: Queryable, ctx: RequestContext, input: Susp
   if (await suspendedSaleExists(q, ctx.pharmacyId, input.id)) throw new AppError('SUSPENDED_ID_TAKEN', { details: { id: input.id } });
   if (input.lines.length === 0) refuse({ code: 'SALE_CART_EMPTY' });
   if (!input.clientId) refuse({ code: 'SUSPEND_CLIENT_REQUIRED' });
-  const branch = await resolveBranch(q, ctx, input.branchId);
+  // A resumed sale suspended again: its earlier suspension is locked first (before any stock row, as every closing),
+  // released and closed; its pieces are then sellable to the new reservation.
+  const replaced = input.replacesSuspendedSaleId ? await lockOpen(q, ctx, input.replacesSuspendedSaleId) : null;
+  const branch = await resolveBranch(q, ctx, input.branchId ?? replaced?.branchId);
+  if (replaced && replaced.branchId !== branch.id) {
+    throw new AppError('SUSPENDED_SALE_OTHER_BRANCH', { values: { branch: replaced.branchName }, details: { branchId: replaced.branchId } });
+  }
   const client = await findCustomer(q, ctx, input.clientId);
   const { settings } = await loadSettings(q, ctx.pharmacyId);
   const money = (cents: number) =>
@@ -94,7 +100,13 @@ export async function suspendSale(q: Queryable, ctx: RequestContext, input: Susp
 
   // Lock the branch rows in the ledger's global order, then read prices and stock under the locks.
   const productIds = [...new Set(input.lines.map((l) => l.productId))];
-  await lockStockRows(q, ctx, productIds.map((productId) => ({ branchId: branch.id, productId })));
+  const lockIds = replaced ? [...new Set([...productIds, ...replaced.reservations.map((r) => r.productId)])] : productIds;
+  await lockStockRows(q, ctx, lockIds.map((productId) => ({ branchId: branch.id, productId })));
+  if (replaced) {
+    await applyStockChanges(q, ctx, releaseChanges(replaced, `Released: ${replaced.reservationId}`));
+    await closeSuspendedSale(q, ctx.pharmacyId, replaced.id, { status: 'cancelled', saleId: null, userId: ctx.userId, at: ctx.now });
+    await audit(q, ctx, 'suspended_sale.replace', 'suspended_sale', replaced.id, null, { reservationId: replaced.reservationId, by: input.id });
+  }
   const products = await findCartProducts(q, ctx.pharmacyId, branch.id, productIds);
 
   const mayOverridePrice = holds(ctx, 'pos:price_override');
