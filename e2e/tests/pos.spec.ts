@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { csrfToken, signInAs, unique, type SeededUserKey } from './helpers';
 
@@ -288,6 +289,27 @@ test('the owner switches branch with a cart after confirming, and the till reset
   // Back to the Main Branch for the other tests of this user.
   await page.getByLabel('Branch').selectOption({ label: 'Main Branch' });
   await expect(page.getByText('Switched to Main Branch', { exact: false })).toBeVisible();
+});
+
+test('a line another till just sold out is flagged before payment', async ({ page }) => {
+  await signInAs(page, 'owner');
+  const item = await product(page, 'Loratadine 10mg', { priceCents: 1000, costCents: 500, quantity: 3 });
+  await page.goto('/pos');
+  await expect(page.getByText('Loading products...')).toHaveCount(0);
+  await searchAndAdd(page, item.name);
+  await page.getByLabel(`One more ${item.name}`).click();
+  await expect(page.getByLabel(`Quantity of ${item.name}`)).toHaveValue('2');
+  // Another till sells all 3 pieces.
+  const id = randomUUID();
+  const response = await page.request.post('/api/sales', {
+    data: { id, lines: [{ productId: item.id, quantity: 3, unitMode: 'P' }], payments: [{ method: 'Cash', amountCents: 3000 }] },
+    headers: { 'x-csrf-token': await csrfToken(page), 'Idempotency-Key': id },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  await expect(page.getByText('Warning: Some items may have stock issues. Check quantities before completing.').first()).toBeVisible();
+  await page.getByLabel('Amount paid').fill('20');
+  await page.getByRole('button', { name: 'Complete Sale (F9)' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Some items exceed available stock' })).toBeVisible();
 });
 
 test.describe('on a 360 x 740 phone', () => {

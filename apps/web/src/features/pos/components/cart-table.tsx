@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertTriangle, BellRing, Minus, Plus, Trash2 } from 'lucide-react';
+import { marginPercent, marginWarning } from '@pharmapoint/domain/margins';
 import { formatMoney as formatAmount, parseMoneyToCents } from '@pharmapoint/domain/money';
 import type { CartLineFigures, UnitMode } from '@pharmapoint/domain/sales';
 import { availableUnits, isTillLineLowMargin, lineUnits, tillLineMinimumCents, type TillLine } from '@pharmapoint/domain/till-cart';
@@ -17,6 +18,8 @@ export interface CartTableProps {
   mayOverridePrice: boolean;
   /** Show the Low Margin flag and the minimum price (settings.showMarginWarnings / warnOnLowMargins). */
   showMarginWarnings: boolean;
+  /** Points below the minimum margin before the margin warning shows (settings.marginTolerance, 5). */
+  marginTolerance?: number;
   onUnits: (productId: string, units: number) => void;
   onPrice: (productId: string, cents: number) => void;
   onMode: (productId: string, mode: UnitMode) => void;
@@ -144,13 +147,17 @@ export function CartTable(props: CartTableProps) {
 
 type LineProps = CartTableProps & { line: TillLine; compact?: boolean };
 
-function LineName({ line, showMarginWarnings, currencySymbol }: LineProps) {
+function LineName({ line, showMarginWarnings, currencySymbol, marginTolerance }: LineProps) {
   const { t } = useTranslation('pos');
   const low = isTillLineLowMargin(line);
+  const margin = marginPercent(Math.round(line.unitPriceCents / (line.unitMode === 'W' ? Math.max(1, line.packageSize) : 1)), line.costCents);
+  const minMargin = line.minMarginBasisPoints / 100;
+  const warnMargin = showMarginWarnings && !low && marginWarning(margin, minMargin, marginTolerance);
   const over = line.quantity > line.available;
   const flags: ReactNode[] = [];
   if (line.isDda) flags.push(<Badge key="dda" tone="info">{t('cart.dda')}</Badge>);
   if (low && showMarginWarnings) flags.push(<Badge key="low" tone="danger">{t('cart.lowMargin')}</Badge>);
+  if (warnMargin) flags.push(<Badge key="margin" tone="warning">{t('cart.marginWarning', { margin: margin ?? 0, min: minMargin })}</Badge>);
   if (line.needsRefill) flags.push(<Badge key="refill" tone="primary">{t('cart.refillIn', { count: line.refillDays })}</Badge>);
   return (
     <div className="min-w-0">

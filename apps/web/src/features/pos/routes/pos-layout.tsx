@@ -1,9 +1,8 @@
-import { useCallback, useEffect } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useLogout } from '@/features/auth/hooks/use-logout';
 import { DemoModeBar, DemoModeGuard } from '@/app/layout/demo-mode';
-import { SessionLockOverlay, useSessionLock } from '@/app/layout/session-lock';
 import { InitializingScreen } from '@/app/layout/initializing-screen';
 import { onUnauthenticated } from '@/lib/api';
 import { ShellSettingsContext, useShellSettings } from '@/lib/pharmacy-settings';
@@ -15,6 +14,8 @@ import type { MeResponse } from '@pharmapoint/domain/auth';
  * chooser, the session lock after inactivity, the demo's read-only guard and bar, the sign-out of an ended session,
  * and the pharmacy's display and formatting settings.
  */
+const PosSessionGuard = lazy(() => import('@/features/pos/routes/pos-session-guard'));
+
 export function PosLayout() {
   const { me } = usePermissions();
   if (!me) return <InitializingScreen />;
@@ -25,7 +26,7 @@ export function PosLayout() {
 function PosFrame({ me }: { me: MeResponse }) {
   const settings = useShellSettings(me.pharmacy?.id);
   const logout = useLogout();
-  const { locked, unlock } = useSessionLock(me);
+  const [locked, setLocked] = useState(me.session.locked);
   const onLogout = useCallback(() => void logout(), [logout]);
   useEffect(() => onUnauthenticated(() => void logout({ silent: true })), [logout]);
   const frame = (
@@ -35,7 +36,9 @@ function PosFrame({ me }: { me: MeResponse }) {
         <div inert={locked}>
           <Outlet />
         </div>
-        {locked ? <SessionLockOverlay me={me} onUnlocked={unlock} onLogout={onLogout} /> : null}
+        <Suspense fallback={null}>
+          <PosSessionGuard me={me} onLogout={onLogout} onLocked={setLocked} />
+        </Suspense>
       </div>
     </ShellSettingsContext>
   );

@@ -602,6 +602,7 @@ export default function PosPage() {
           disabled={till.locked}
           mayOverridePrice={mayOverridePrice}
           showMarginWarnings={showMarginWarnings}
+          marginTolerance={settings.marginTolerance}
           onUnits={onUnits}
           onPrice={onPrice}
           onMode={onMode}
