@@ -9,6 +9,7 @@ import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import type { TestClient } from './http.ts';
 import type { StockPharmacy } from './import-helpers.ts';
+import { sessionCookie, SseClient } from './sse-client.ts';
 import { clientsOf, daysFromToday, ledgerProblems, ownerContext, stockTestPharmacy } from './stock-helpers.ts';
 
 /**
@@ -323,6 +324,24 @@ describe.each(testDatabaseKinds())('suspended sales on %s', (kind) => {
     expect((await c.cashier!.post(`/api/suspended-sales/${second.body.id}/cancel`, {})).status).toBe(200);
     expect(await stock(ors)).toEqual({ quantity: all, reserved: before.reserved - 2 });
     expect(await ledgerProblems(t.db, ph.pharmacyId)).toEqual([]);
+  });
+
+  it('live stock events follow: reserving, releasing and selling reserved pieces reach an SSE client after commit', async () => {
+    const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const sse = await SseClient.open(`${url}/api/events`, await sessionCookie(t.db, ph.users.manager!, ph.pharmacyId, main));
+    try {
+      await sse.next((e) => e.event === 'ready');
+      const before = await stock(ors);
+      const res = await suspend(c.cashier!, { clientId: client, lines: [{ productId: ors, quantity: 1 }] });
+      expect(res.status).toBe(201);
+      const reserved = await sse.next((e) => e.event === 'stock' && e.data.productId === ors && e.data.reason === `Reserved: ${res.body.reservationId}`);
+      expect(reserved.data).toMatchObject({ branchId: main, quantity: before.quantity - 1, reservedQuantity: before.reserved + 1 });
+      expect((await c.cashier!.post(`/api/suspended-sales/${res.body.id}/cancel`, {})).status).toBe(200);
+      const released = await sse.next((e) => e.event === 'stock' && e.data.productId === ors && e.data.reason === `Released: ${res.body.reservationId}`);
+      expect(released.data).toMatchObject({ quantity: before.quantity, reservedQuantity: before.reserved });
+    } finally {
+      sse.close();
+    }
   });
 
   it('a resumed sale is completed in the suspension’s branch only', async () => {
