@@ -344,6 +344,21 @@ describe.each(testDatabaseKinds())('suspended sales on %s', (kind) => {
     }
   });
 
+  it('a resumed sale keeps the price given at suspension although the branch price changed since', async () => {
+    const res = await suspend(c.cashier!, { clientId: client, lines: [{ productId: ors, quantity: 1 }] });
+    expect(res.status).toBe(201);
+    await t.db.owner.query(`UPDATE branch_products SET selling_price_cents = 2500 WHERE pharmacy_id = $1 AND branch_id = $2 AND product_id = $3`, [ph.pharmacyId, main, ors]);
+    try {
+      const plain = await sell(c.cashier!, { clientId: client, lines: [{ productId: ors, quantity: 1, unitPriceCents: 2000 }], payments: [{ method: 'Cash', amountCents: 2000 }] });
+      expect({ status: plain.status, code: plain.body.error.code }).toEqual({ status: 409, code: 'SALE_PRICE_CHANGED' });
+      const resumed = await sell(c.cashier!, { suspendedSaleId: res.body.id, clientId: client, lines: [{ productId: ors, quantity: 1, unitPriceCents: 2000 }], payments: [{ method: 'Cash', amountCents: 2000 }] });
+      expect({ status: resumed.status, error: resumed.body.error }).toEqual({ status: 201, error: undefined });
+      expect(resumed.body).toMatchObject({ totalCents: 2000, lines: [{ unitPriceCents: 2000, listPriceCents: 2500 }] });
+    } finally {
+      await t.db.owner.query(`UPDATE branch_products SET selling_price_cents = 2000 WHERE pharmacy_id = $1 AND branch_id = $2 AND product_id = $3`, [ph.pharmacyId, main, ors]);
+    }
+  });
+
   it('a resumed sale is completed in the suspension’s branch only', async () => {
     const res = await suspend(c.owner!, { clientId: client, lines: [{ productId: ors, quantity: 1 }] });
     const sale = await sell(c.owner!, { suspendedSaleId: res.body.id, branchId: west, clientId: client, lines: [{ productId: ors, quantity: 1 }], payments: [{ method: 'Cash', amountCents: 2000 }] });

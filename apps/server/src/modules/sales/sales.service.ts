@@ -128,7 +128,8 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
     }
     const listPrice = unitPriceForMode(piecePrice, line.unitMode, packageSize);
     const unitPrice = line.unitPriceCents ?? listPrice;
-    const overridden = unitPrice !== listPrice;
+    // A resumed sale keeps the price the customer was given at suspension (decision 0028).
+    const overridden = unitPrice !== listPrice && unitPrice !== held?.prices.get(`${product.id}:${line.unitMode}`);
     // A price other than the branch's: the cashier's till was out of date, or an override that needs its permission.
     if (overridden && !mayOverridePrice) refuse({ code: 'SALE_PRICE_CHANGED', values: { product: product.name, price: money(listPrice) } }, { productId: product.id, listPriceCents: listPrice });
     const marginBasisPoints = product.branch_min_margin_basis_points ?? product.product_min_margin_basis_points;

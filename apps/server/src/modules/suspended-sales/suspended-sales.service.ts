@@ -301,6 +301,8 @@ export interface HeldReservation {
   branchName: string;
   /** Per product: [batchId, pieces] in the FEFO order they were reserved in. */
   batches: Map<string, { batchId: string; quantity: number }[]>;
+  /** The unit prices the customer was given at suspension, by `${productId}:${unitMode}`: kept when the sale completes. */
+  prices: Map<string, number>;
 }
 
 /**
@@ -315,6 +317,7 @@ export async function takeSuspendedSale(q: Queryable, ctx: RequestContext, id: s
     branchId: sale.branchId,
     branchName: sale.branchName,
     batches: new Map(sale.reservations.map((r) => [r.productId, r.batches.map((b) => ({ batchId: b.batchId, quantity: b.quantity }))])),
+    prices: new Map(sale.lines.map((l) => [`${l.productId}:${l.unitMode}`, l.unitPriceCents])),
   };
 }
 
