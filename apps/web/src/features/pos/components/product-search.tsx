@@ -104,7 +104,7 @@ export const ProductSearch = forwardRef<ProductSearchHandle, ProductSearchProps>
     reason === 'in-cart' ? t('search.inCart') : reason === 'out-of-stock' ? t('search.outOfStock') : reason === 'no-price' ? t('search.noPrice') : t('search.unavailable');
 
   return (
-    <div className="relative">
+    <div className="relative" data-catalogue={status}>
       <label htmlFor="pos-search" className="mb-1 block text-sm font-medium text-slate-700">
         {t('search.label')}
       </label>

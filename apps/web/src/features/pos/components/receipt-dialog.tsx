@@ -99,6 +99,7 @@ export default function ReceiptDialog({ sale, open, onOpenChange, business, prin
           .pp-receipt-print td { vertical-align: top; padding: 0.3mm 0; }
           .pp-receipt-print .r { text-align: right; white-space: nowrap; }
           .pp-receipt-print .c { text-align: center; }
+          .pp-receipt-print img { display: block; margin: 0 auto 1mm; max-height: 18mm; max-width: 60%; }
           .pp-receipt-print hr { border: 0; border-top: 1px dashed #000; margin: 1.5mm 0; }
         }
       `}</style>
@@ -171,6 +172,7 @@ function ReceiptBody({ sale, business, money }: { sale: Sale; business: ReceiptB
   const { t } = useTranslation('pos');
   return (
     <div>
+      {business.logoUrl ? <img src={business.logoUrl} alt="" className="mx-auto mb-1 max-h-16 max-w-[60%] object-contain" /> : null}
       <p className="c text-center text-sm font-bold">{business.name || sale.branchName}</p>
       <p className="c text-center">{sale.branchName}</p>
       {business.address ? <p className="c text-center">{business.address}</p> : null}

@@ -4,6 +4,8 @@ import { formatDateTime, formatMoney } from '@/lib/format';
 /** What the receipt says about the pharmacy (settings, with the pharmacy's name when settings hold none). */
 export interface ReceiptBusiness {
   name: string;
+  /** The pharmacy theme's logo (an https URL or an inline image), when it has one. */
+  logoUrl?: string | null;
   address: string;
   phone: string;
   email: string;

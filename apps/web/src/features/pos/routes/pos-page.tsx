@@ -490,6 +490,7 @@ export default function PosPage() {
 
   const business: ReceiptBusiness = {
     name: settings.pharmacyName || me?.pharmacy?.name || '',
+    logoUrl: (me?.pharmacy?.theme as { logoUrl?: string | null } | undefined)?.logoUrl ?? null,
     address: settings.pharmacyAddress,
     phone: settings.pharmacyPhone,
     email: settings.pharmacyEmail,
