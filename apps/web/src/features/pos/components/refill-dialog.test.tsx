@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RefillReminderDialog } from '@/features/pos/components/refill-dialog';
 import { renderScreen } from '@/test/render-screen';
@@ -45,5 +45,14 @@ describe('the refill reminder dialog', () => {
     expect((within(again).getByLabelText('Days until refill') as HTMLInputElement).value).toBe('60');
     await user.click(within(again).getByRole('button', { name: 'Remove Reminder' }));
     expect(onRemove).toHaveBeenCalledTimes(1);
+    cleanup();
+    // A line without a reminder starts at its days but offers no Remove.
+    renderScreen(
+      <RefillReminderDialog open productName="Metformin" clientId="aaaaaaaa-0000-4000-8000-000000000001" initialDays={30} hasReminder={false} onConfirm={() => undefined} onRemove={onRemove} onCancel={() => undefined} />,
+      { path: '/pos' },
+    );
+    const fresh = await screen.findByRole('dialog');
+    expect((within(fresh).getByLabelText('Days until refill') as HTMLInputElement).value).toBe('30');
+    expect(within(fresh).queryByRole('button', { name: 'Remove Reminder' })).toBeNull();
   });
 });

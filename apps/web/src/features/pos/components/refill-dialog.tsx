@@ -15,8 +15,10 @@ export interface RefillReminderDialogProps {
   productName: string;
   /** The registered client; null is the Walk-in Customer (no reminder possible). */
   clientId: string | null;
-  /** The line's days when it already has a reminder (then Remove shows). */
+  /** The days to start with (the line's; 30 when absent). */
   initialDays?: number;
+  /** The line already has a reminder: Remove Reminder shows (when `onRemove` is given). Defaults to `initialDays` being set. */
+  hasReminder?: boolean;
   onConfirm: (days: number) => void;
   onRemove?: () => void;
   onCancel: () => void;
@@ -33,7 +35,7 @@ function localToday(): string {
  * Set Refill Reminder (seed 001 section 5): whole days 1-365, 30 by default, for a registered client; the due date
  * (the sale date plus the days) is shown as the days are typed. The server stores it on the sale line.
  */
-export function RefillReminderDialog({ open, productName, clientId, initialDays, onConfirm, onRemove, onCancel, saleDate }: RefillReminderDialogProps) {
+export function RefillReminderDialog({ open, productName, clientId, initialDays, hasReminder, onConfirm, onRemove, onCancel, saleDate }: RefillReminderDialogProps) {
   const { t } = useTranslation('posClients');
   const { register, handleSubmit, reset, control, formState } = useForm<RefillFormValues, unknown, { days: number }>({
     resolver: zodResolver(refillFormSchema),
@@ -56,7 +58,7 @@ export function RefillReminderDialog({ open, productName, clientId, initialDays,
       size="sm"
       footer={
         <>
-          {onRemove && initialDays ? (
+          {onRemove && (hasReminder ?? Boolean(initialDays)) ? (
             <Button variant="danger" onClick={onRemove} className="mr-auto">
               {t('refill.remove')}
             </Button>
