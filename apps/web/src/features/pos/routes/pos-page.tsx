@@ -60,7 +60,7 @@ import { paymentsOf, useTill, discountOf } from '@/features/pos/hooks/use-till';
 import { useTillKeys } from '@/features/pos/hooks/use-till-keys';
 import { businessToday } from '@/features/pos/lib/ids';
 import { rememberReceipt } from '@/features/pos/lib/recent-receipts';
-import { readResumeHandoff } from '@/features/pos/lib/resume-handoff';
+import { readResumeHandoff, type ResumeHandoff } from '@/features/pos/lib/resume-handoff';
 import type { ReceiptBusiness } from '@/features/pos/lib/receipt-text';
 
 const ReceiptDialog = lazy(() => import('@/features/pos/components/receipt-dialog'));
@@ -74,6 +74,16 @@ const DdaPrescriptionDialog = lazy(() => import('@/features/pos/components/dda-d
 const RefillReminderDialog = lazy(() => import('@/features/pos/components/refill-dialog').then((m) => ({ default: m.RefillReminderDialog })));
 const RecordExpenseDialog = lazy(() => import('@/features/pos/components/expense-dialog').then((m) => ({ default: m.RecordExpenseDialog })));
 const SuspendSaleDialog = lazy(() => import('@/features/pos/components/suspend-dialog').then((m) => ({ default: m.SuspendSaleDialog })));
+
+/**
+ * The handed-over sale, read from storage once per visit to the till (reading consumes it; the cache keeps React's
+ * development double render from reading twice). Forgotten once the till has restored it.
+ */
+let handoffOfVisit: ResumeHandoff | null = null;
+function takeHandoff(): ResumeHandoff {
+  handoffOfVisit ??= readResumeHandoff();
+  return handoffOfVisit;
+}
 
 /** The client of a resumed sale as the customer box holds it (the sale copies id, name, phone and location). */
 function clientOfResumed(sale: SuspendedSale): Contact {
@@ -137,7 +147,7 @@ export default function PosPage() {
   const [suspendOpen, setSuspendOpen] = useState(false);
   /** A suspended sale being resumed: its id, and the pieces its reservation holds per product (sellable to it). */
   const [resumed, setResumed] = useState<{ sale: SuspendedSale; reserved: ReadonlyMap<string, number> } | null>(null);
-  const [handoff] = useState(() => readResumeHandoff());
+  const [handoff] = useState(takeHandoff);
 
   const mayDiscount = subject ? canGiveDiscounts(subject) : false;
   const mayOverridePrice = can('pos:price_override');
@@ -169,13 +179,19 @@ export default function PosPage() {
   const restoredHandoff = useRef(false);
   useEffect(() => {
     if (restoredHandoff.current) return;
+    if (handoff.status === 'none') {
+      handoffOfVisit = null;
+      return;
+    }
     if (handoff.status === 'corrupt') {
       restoredHandoff.current = true;
+      handoffOfVisit = null;
       toast.error(t('resume.corrupt'));
       return;
     }
     if (handoff.status !== 'ok' || catalogue.status !== 'ready') return;
     restoredHandoff.current = true;
+    handoffOfVisit = null;
     const sale = handoff.sale;
     const reserved = new Map<string, number>();
     for (const r of sale.reservations) reserved.set(r.productId, (reserved.get(r.productId) ?? 0) + r.quantity);
