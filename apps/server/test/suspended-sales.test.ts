@@ -359,6 +359,22 @@ describe.each(testDatabaseKinds())('suspended sales on %s', (kind) => {
     }
   });
 
+  it('pieces reserved in a batch that expired since are never sold: released, and the sale takes sellable stock', async () => {
+    const zinc = await product({ name: 'Zinc 20mg', sku: 'ZINC', sellingPriceCents: 1000, purchasePriceCents: 500 }, [
+      ['ZEARLY', 5, 2],
+      ['ZLATE', 300, 10],
+    ]);
+    const res = await suspend(c.cashier!, { clientId: client, lines: [{ productId: zinc, quantity: 2 }] });
+    expect(res.body.reservations[0].batches.map((b: { batchNumber: string }) => b.batchNumber)).toEqual(['ZEARLY']);
+    await t.db.owner.query(`UPDATE batches SET expiry_date = $3 WHERE pharmacy_id = $1 AND id = $2`, [ph.pharmacyId, batches.ZEARLY, daysFromToday(-1)]);
+    const sale = await sell(c.cashier!, { suspendedSaleId: res.body.id, clientId: client, lines: [{ productId: zinc, quantity: 2 }], payments: [{ method: 'Cash', amountCents: 2000 }] });
+    expect({ status: sale.status, error: sale.body.error }).toEqual({ status: 201, error: undefined });
+    expect(sale.body.lines[0].batches.map((b: { batchNumber: string; quantity: number }) => [b.batchNumber, b.quantity])).toEqual([['ZLATE', 2]]);
+    expect(await batch(batches.ZEARLY!)).toEqual({ quantity: 2, reserved: 0 });
+    expect(await batch(batches.ZLATE!)).toEqual({ quantity: 8, reserved: 0 });
+    expect(await ledgerProblems(t.db, ph.pharmacyId)).toEqual([]);
+  });
+
   it('a resumed sale is completed in the suspension’s branch only', async () => {
     const res = await suspend(c.owner!, { clientId: client, lines: [{ productId: ors, quantity: 1 }] });
     const sale = await sell(c.owner!, { suspendedSaleId: res.body.id, branchId: west, clientId: client, lines: [{ productId: ors, quantity: 1 }], payments: [{ method: 'Cash', amountCents: 2000 }] });

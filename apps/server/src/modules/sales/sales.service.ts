@@ -28,7 +28,7 @@ import {
   type SaleListResponse,
   type SaleProblem,
 } from '@pharmapoint/domain/sales';
-import { businessDate } from '@pharmapoint/domain/stock';
+import { businessDate, isExpired } from '@pharmapoint/domain/stock';
 import type { Queryable } from '../../db/database.ts';
 import { holds } from '../../platform/access.ts';
 import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
@@ -180,7 +180,7 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   const outcome = checkCompletion(
     priced.map((p) => ({
       quantity: needed.get(p.product.id) ?? p.line.quantity,
-      available: (p.product.quantity ?? 0) + reservedPieces(held, p.product.id),
+      available: (p.product.quantity ?? 0) + reservedPieces(held, p.product.id, today),
       isDda: p.product.is_dda,
       prescription: p.line.prescription,
     })),
@@ -203,6 +203,7 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
     priced.map((p) => ({ productId: p.product.id, quantity: p.line.quantity })),
     branch.id,
     held,
+    today,
     `Sale: ${invoiceNumber}`,
     { type: 'sale', id: input.id },
   );
@@ -286,9 +287,9 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   return sale;
 }
 
-/** The pieces a held reservation keeps for a product (0 without one). */
-function reservedPieces(held: HeldReservation | null, productId: string): number {
-  return (held?.batches.get(productId) ?? []).reduce((a, b) => a + b.quantity, 0);
+/** The pieces a held reservation keeps for a product that may still be sold (not in batches expired since; 0 without one). */
+function reservedPieces(held: HeldReservation | null, productId: string, today: string): number {
+  return (held?.batches.get(productId) ?? []).filter((b) => !isExpired(b.expiryDate, today)).reduce((a, b) => a + b.quantity, 0);
 }
 
 /**
@@ -296,12 +297,14 @@ function reservedPieces(held: HeldReservation | null, productId: string): number
  * 'sale' change per line (FEFO over sellable batches). Completing a resumed sale (decision 0028): each line takes
  * first from its product's reserved pieces, batch by batch as they were reserved ('reserved_sold' from that batch),
  * then any rest from sellable stock ('sale'); reserved pieces the sale no longer needs (the cart changed after
- * resuming) go back to their batches ('release').
+ * resuming) go back to their batches ('release'). Pieces reserved in a batch that has expired since are never sold:
+ * they are released (the batch then holds them as expired stock) and the line takes sellable stock instead.
  */
 function stockPlan(
   lines: readonly { productId: string; quantity: number }[],
   branchId: string,
   held: HeldReservation | null,
+  today: string,
   reason: string,
   reference: { type: string; id: string },
 ): { changes: StockChange[]; lineOf: number[] } {
@@ -311,6 +314,7 @@ function stockPlan(
   lines.forEach((line, i) => {
     let rest = line.quantity;
     for (const b of left.get(line.productId) ?? []) {
+      if (isExpired(b.expiryDate, today)) continue;
       const n = Math.min(rest, b.quantity);
       if (n <= 0) continue;
       b.quantity -= n;

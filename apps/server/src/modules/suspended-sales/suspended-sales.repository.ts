@@ -59,6 +59,16 @@ export async function findUser(q: Queryable, userId: string): Promise<{ name: st
   return row ? { name: row.name ?? row.email, email: row.email } : undefined;
 }
 
+/** The batches' expiry dates as they are now (a reservation remembers them as they were at suspension). */
+export async function findBatchExpiries(q: Queryable, pharmacyId: string, batchIds: readonly string[]): Promise<Map<string, string | null>> {
+  if (batchIds.length === 0) return new Map();
+  const rows = await q.query<{ id: string; expiry_date: string | null }>(`SELECT id, expiry_date FROM batches WHERE pharmacy_id = $1 AND id = ANY ($2::uuid[])`, [
+    pharmacyId,
+    batchIds,
+  ]);
+  return new Map(rows.map((r) => [r.id, r.expiry_date]));
+}
+
 // ------------------------------------------------------------------------------------------- writes
 
 export interface NewSuspendedSale {

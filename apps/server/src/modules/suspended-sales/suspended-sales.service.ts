@@ -38,6 +38,7 @@ import { loadSettings } from '../settings/settings.service.ts';
 import { applyStockChanges, lockStockRows, resolveBranch, type StockChange } from '../stock/stock.service.ts';
 import {
   closeSuspendedSale,
+  findBatchExpiries,
   findCartProducts,
   findSuspendedSale,
   findUser,
@@ -300,7 +301,7 @@ export interface HeldReservation {
   branchId: string;
   branchName: string;
   /** Per product: [batchId, pieces] in the FEFO order they were reserved in. */
-  batches: Map<string, { batchId: string; quantity: number }[]>;
+  batches: Map<string, { batchId: string; quantity: number; expiryDate: string | null }[]>;
   /** The unit prices the customer was given at suspension, by `${productId}:${unitMode}`: kept when the sale completes. */
   prices: Map<string, number>;
 }
@@ -311,12 +312,13 @@ export interface HeldReservation {
  */
 export async function takeSuspendedSale(q: Queryable, ctx: RequestContext, id: string): Promise<HeldReservation> {
   const sale = await lockOpen(q, ctx, id);
+  const expiries = await findBatchExpiries(q, ctx.pharmacyId, sale.reservations.flatMap((r) => r.batches.map((b) => b.batchId)));
   return {
     id: sale.id,
     reservationId: sale.reservationId,
     branchId: sale.branchId,
     branchName: sale.branchName,
-    batches: new Map(sale.reservations.map((r) => [r.productId, r.batches.map((b) => ({ batchId: b.batchId, quantity: b.quantity }))])),
+    batches: new Map(sale.reservations.map((r) => [r.productId, r.batches.map((b) => ({ batchId: b.batchId, quantity: b.quantity, expiryDate: expiries.get(b.batchId) ?? b.expiryDate }))])),
     prices: new Map(sale.lines.map((l) => [`${l.productId}:${l.unitMode}`, l.unitPriceCents])),
   };
 }
