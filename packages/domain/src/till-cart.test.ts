@@ -133,6 +133,13 @@ describe('following the stock', () => {
     expect(saleLinesOf(after)[0]).toMatchObject({ productId: item().id, quantity: 4, unitMode: 'P', unitPriceCents: 1000 });
   });
 
+  it('sends the price of every line, or only the changed ones for a user who may override prices', () => {
+    const lines = linesOf(addToCart(linesOf(addToCart([], item(), walkIn)), item({ id: '00000000-0000-4000-8000-000000000002', name: 'Other' }), walkIn));
+    const changed = linesOf(setLinePrice(lines, item().id, 900));
+    expect(saleLinesOf(changed).map((l) => l.unitPriceCents)).toEqual([900, 1000]);
+    expect(saleLinesOf(changed, { prices: 'overridden' }).map((l) => l.unitPriceCents)).toEqual([900, undefined]);
+  });
+
   it('follows a new list price, but not over a price the cashier changed', () => {
     const lines = linesOf(addToCart([], item(), walkIn));
     expect(followStock(lines, () => item({ priceCents: 1200 }))[0]!.unitPriceCents).toBe(1200);

@@ -302,13 +302,19 @@ export function cartInputOf(lines: readonly TillLine[]): CartLineInput[] {
   }));
 }
 
-/** The lines of POST /api/sales. The price is sent always, so the server refuses a price that moved meanwhile. */
-export function saleLinesOf(lines: readonly TillLine[]): SaleLineInput[] {
+/**
+ * The lines of POST /api/sales (and of a suspension). The unit price is sent for every line when the user may not
+ * override prices (`prices: 'all'`: a price that moved on the server since the catalogue was read is then refused
+ * by name, 'The price of {product} is now ...'), and only for lines whose price the cashier changed when the user
+ * may (`'overridden'`: a stale list price is not sent as an override; the expected total catches it).
+ */
+export function saleLinesOf(lines: readonly TillLine[], options: { prices?: 'all' | 'overridden' } = {}): SaleLineInput[] {
+  const prices = options.prices ?? 'all';
   return lines.map((l) => ({
     productId: l.productId,
     quantity: l.quantity,
     unitMode: l.unitMode,
-    unitPriceCents: l.unitPriceCents,
+    ...(prices === 'all' || isPriceOverridden(l) ? { unitPriceCents: l.unitPriceCents } : {}),
     prescription: l.isDda ? l.prescription : null,
     needsRefill: l.needsRefill,
     ...(l.needsRefill ? { refillDays: l.refillDays } : {}),

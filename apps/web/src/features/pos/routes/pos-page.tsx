@@ -347,7 +347,7 @@ export default function PosPage() {
         clientId: client?.id ?? null,
         saleDate: till.saleDate,
         clientTime: new Date().toISOString(),
-        lines: saleLinesOf(lines),
+        lines: saleLinesOf(lines, { prices: mayOverridePrice ? 'overridden' : 'all' }),
         discount: discountOf(till.discount),
         payments: rows.map((p) => ({ method: p.method, amountCents: p.amountCents, reference: paymentKind(p.method) === 'digital' ? p.reference : null })),
         expectedTotalCents: figures.totalCents,
@@ -519,7 +519,7 @@ export default function PosPage() {
   const overStock = linesOverStock(lines).length > 0;
 
   return (
-    <div className="pb-[28rem] md:pb-56">
+    <div className={sheetOpen ? 'pb-[80vh] md:pb-56' : 'pb-24 md:pb-56'}>
       <TillHeader
         pharmacyName={business.name}
         itemCount={itemCount}
@@ -752,7 +752,7 @@ export default function PosPage() {
             request={{
               branchId: branchId ?? undefined,
               clientId: client?.id ?? null,
-              lines: saleLinesOf(lines),
+              lines: saleLinesOf(lines, { prices: mayOverridePrice ? 'overridden' : 'all' }),
               discount: discountOf(till.discount),
               expectedTotalCents: figures.totalCents,
             }}
