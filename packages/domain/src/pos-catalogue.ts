@@ -85,7 +85,9 @@ export const posCatalogueResponseSchema = z.object({
 export type PosCatalogueResponse = z.infer<typeof posCatalogueResponseSchema>;
 
 type ColumnName = keyof PosCatalogueColumns;
-const COLUMN_NAMES = Object.keys(posCatalogueColumnsSchema.shape) as ColumnName[];
+/** The columns of the answer, in order. */
+export const POS_CATALOGUE_COLUMNS = Object.keys(posCatalogueColumnsSchema.shape) as ColumnName[];
+const COLUMN_NAMES = POS_CATALOGUE_COLUMNS;
 
 /** Items to the columnar wire shape (the server's side). */
 export function encodeCatalogue(branchId: string, at: string, items: readonly PosCatalogueItem[]): PosCatalogueResponse {
