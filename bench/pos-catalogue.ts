@@ -28,7 +28,7 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 10);
 
 console.log(`\nMachine: ${machine()}`);
 console.log(`Load before: ${execSync('uptime', { encoding: 'utf8' }).trim()}`);
-console.log(`${PRODUCTS} products in one branch (CSV import), ${REQUESTS} sequential GET /api/pos/catalogue per database\n`);
+console.log(`${PRODUCTS} products in one branch (inserted set-based), ${REQUESTS} sequential GET /api/pos/catalogue per database\n`);
 console.log('| database | encoding | p50 ms | p95 ms | max ms | bytes sent | JSON.parse ms | decode ms | index ms |');
 console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const kind of benchKinds()) {
