@@ -117,6 +117,34 @@ function signal(value: LiveStockSignal): void {
   for (const listener of signalListeners) listener(value);
 }
 
+/** Is the stream open and listening ('ready' received)? Events committed from then on reach this tab. */
+let streamReady = false;
+const readyWaiters = new Set<() => void>();
+
+function setStreamReady(ready: boolean): void {
+  streamReady = ready;
+  if (!ready) return;
+  for (const wake of readyWaiters) wake();
+  readyWaiters.clear();
+}
+
+/**
+ * Resolves once the stream is listening (at once if it is), or after timeoutMs: a store that reads a snapshot after
+ * this misses no event committed after its read.
+ */
+export function whenLiveStockReady(timeoutMs: number): Promise<void> {
+  if (streamReady || typeof EventSource === 'undefined') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      readyWaiters.delete(done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    readyWaiters.add(done);
+  });
+}
+
 /** Applies a committed stock change to the cached queries. */
 export function applyStockEvent(queryClient: QueryClient, event: { productId: string; branchId: string; quantity: number; reservedQuantity: number }): void {
   confirmStock(event.productId, event.branchId);
@@ -143,6 +171,7 @@ function openStream(queryClient: QueryClient, reopened = false): void {
   const stream = new EventSource('/api/events', { withCredentials: true });
   source = stream;
   stream.addEventListener('ready', () => {
+    setStreamReady(true);
     // After a reconnect events may have been missed: read again what is shown.
     if (everReady) {
       void queryClient.invalidateQueries({ queryKey: ['products'] });
@@ -164,6 +193,7 @@ function openStream(queryClient: QueryClient, reopened = false): void {
   // The browser retries by itself after a dropped connection; a refusal (signed out, locked) closes the stream
   // for good: try again later while a screen still wants it.
   stream.addEventListener('error', () => {
+    if (source === stream) setStreamReady(false);
     if (source !== stream || stream.readyState !== EventSource.CLOSED) return;
     source = null;
     if (reopen) clearTimeout(reopen);
@@ -200,6 +230,7 @@ export function useLiveStock(): void {
       reopen = null;
       source?.close();
       source = null;
+      setStreamReady(false);
     };
   }, [queryClient]);
 }

@@ -9,7 +9,7 @@ import {
 } from '@pharmapoint/domain/pos-catalogue';
 import i18n from '@/i18n';
 import { api, ApiError } from '@/lib/api';
-import { onLiveStock, type LiveStockSignal } from '@/lib/live-stock/live-stock';
+import { onLiveStock, whenLiveStockReady, type LiveStockSignal } from '@/lib/live-stock/live-stock';
 import { applyStockChange, positionsOf, type StockChange } from '@/features/pos/catalogue/catalogue-state';
 
 /**
@@ -34,6 +34,12 @@ export interface CatalogueState {
 
 /** The IndexedDB key of a branch's copy (bump the version when the wire shape changes). */
 export const cacheKey = (branchId: string) => `pp:pos-catalogue:v1:${branchId}`;
+
+/**
+ * Before reading the catalogue, wait this long at most for the live stream to listen, so that no sale committed
+ * between the read and the stream's start is missed (the IndexedDB copy is shown meanwhile).
+ */
+const STREAM_WAIT_MS = 1500;
 
 /** A stock event of an unknown product: wait this long for more before fetching again. */
 const UNKNOWN_REFETCH_MS = 1000;
@@ -129,6 +135,7 @@ export class BranchCatalogueStore {
     this.heard = [];
     const run = async () => {
       try {
+        await whenLiveStockReady(STREAM_WAIT_MS);
         const response = await api.get<PosCatalogueResponse>('/api/pos/catalogue', { query: { branchId: this.branchId } });
         let items: readonly PosCatalogueItem[] = decodeCatalogue(response);
         const positions = positionsOf(items);
