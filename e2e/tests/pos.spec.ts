@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
-import { csrfToken, signInAs, unique, type SeededUserKey } from './helpers';
+import { csrfToken, signInAs, unique } from './helpers';
 
 /** Issue 9, the till (/pos): a cashier's day in Chromium against the real server and database. */
 
@@ -53,11 +53,11 @@ async function product(page: Page, label: string, options: { priceCents?: number
   return { id: created.product.id, name, sku, barcode };
 }
 
-async function _openTill(page: Page, who: SeededUserKey = 'owner'): Promise<void> {
-  await signInAs(page, who);
+/** Opens the till and waits until it is ready to sell: the cursor in search and the branch's catalogue loaded. */
+async function openTill(page: Page): Promise<void> {
   await page.goto('/pos');
   await expect(page.getByRole('combobox', { name: 'Search products' })).toBeFocused();
-  await expect(page.getByText('Loading products...')).toHaveCount(0);
+  await expect(page.locator('[data-catalogue="ready"]')).toHaveCount(1);
 }
 
 function search(page: Page) {
@@ -85,10 +85,8 @@ test('a cash sale: scan, search, P/W, discount, change, complete, receipt and re
   await signInAs(page, 'owner');
   const panadol = await product(page, 'Panadol Extra', { priceCents: 1000, costCents: 500, packageSize: 10, quantity: 40 });
   const amox = await product(page, 'Amoxil 250mg', { priceCents: 2550, costCents: 1200 });
-  await page.goto('/pos');
-  await expect(search(page)).toBeFocused();
+  await openTill(page);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await expect(page.getByText('Loading products...')).toHaveCount(0);
   await expect(page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Point of Sale')).toBeVisible();
 
   // Scan by barcode (fast keystrokes + Enter): added at once; scanning again adds one more.
@@ -129,6 +127,11 @@ test('a cash sale: scan, search, P/W, discount, change, complete, receipt and re
   await expect(receipt.getByTestId('receipt')).toContainText(/INV-\d{6}/);
   await expect(receipt.getByTestId('receipt')).toContainText('KSh 47.00');
   const invoice = (await receipt.getByTestId('receipt').textContent())!.match(/INV-\d{6}/)![0];
+  // The PDF (jspdf, loaded now) and the WhatsApp link with the receipt's text.
+  const download = page.waitForEvent('download');
+  await receipt.getByRole('button', { name: 'PDF' }).click();
+  expect((await download).suggestedFilename()).toBe(`${invoice}.pdf`);
+  await expect(receipt.getByRole('link', { name: 'Send on WhatsApp' })).toHaveAttribute('href', new RegExp(`^https://wa\\.me/\\?text=.*${invoice}`));
   await receipt.getByRole('button', { name: 'New Sale' }).click();
   await expect(search(page)).toBeFocused();
   await expect(page.getByText('The cart is empty.', { exact: false })).toBeVisible();
@@ -170,8 +173,7 @@ test('an M-Pesa sale takes the exact amount and the confirmation code; refused c
   const item = await product(owner, 'Cetirizine 10mg', { priceCents: 15000, costCents: 8000 });
   await owner.close();
   await signInAs(page, 'cashier');
-  await page.goto('/pos');
-  await expect(page.getByText('Loading products...')).toHaveCount(0);
+  await openTill(page);
 
   // A cashier holds neither pos:discount nor pos:price_override: no discount box, no price input.
   await searchAndAdd(page, item.name);
@@ -202,8 +204,7 @@ test('an M-Pesa sale takes the exact amount and the confirmation code; refused c
 test('a split tender: part cash, part M-Pesa, change only out of cash', async ({ page }) => {
   await signInAs(page, 'owner');
   const item = await product(page, 'Augmentin 625mg', { priceCents: 120000, costCents: 70000 });
-  await page.goto('/pos');
-  await expect(page.getByText('Loading products...')).toHaveCount(0);
+  await openTill(page);
   await searchAndAdd(page, item.name);
   await page.getByLabel('Amount paid').fill('500');
   await page.getByRole('button', { name: 'Split payment' }).click();
@@ -225,8 +226,7 @@ test('a credit sale needs a registered client and leaves a balance owed', async 
   const item = await product(page, 'Metformin 500mg', { priceCents: 30000, costCents: 15000 });
   const clientName = unique('Wanjiru Otieno');
   await post(page, '/api/contacts', { type: 'customer', name: clientName, phone: '0712345678' });
-  await page.goto('/pos');
-  await expect(page.getByText('Loading products...')).toHaveCount(0);
+  await openTill(page);
   await searchAndAdd(page, item.name);
   await page.getByLabel('Payment method').selectOption('Credit');
   await page.getByRole('button', { name: 'Complete Sale (F9)' }).click();
@@ -247,8 +247,7 @@ test('a credit sale needs a registered client and leaves a balance owed', async 
 test('a backdated sale shows the notice and is recorded on its date; the date window is kept', async ({ page }) => {
   await signInAs(page, 'owner');
   const item = await product(page, 'ORS Sachets', { priceCents: 5000, costCents: 2000 });
-  await page.goto('/pos');
-  await expect(page.getByText('Loading products...')).toHaveCount(0);
+  await openTill(page);
   const today = await page.getByLabel('Sale date').inputValue();
   const back = (days: number) => new Date(Date.parse(`${today}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
   await page.getByLabel('Sale date').fill(back(31));
@@ -278,8 +277,7 @@ test('a manager may not switch the till to another branch', async ({ page }) => 
 test('the owner switches branch with a cart after confirming, and the till resets', async ({ page }) => {
   await signInAs(page, 'owner');
   const item = await product(page, 'Vitamin C 1000mg', { priceCents: 8000, costCents: 4000 });
-  await page.goto('/pos');
-  await expect(page.getByText('Loading products...')).toHaveCount(0);
+  await openTill(page);
   await searchAndAdd(page, item.name);
   await page.getByLabel('Branch').selectOption({ label: 'Westlands Branch' });
   const confirm = page.getByRole('dialog', { name: 'Switch branch?' });
@@ -291,11 +289,54 @@ test('the owner switches branch with a cart after confirming, and the till reset
   await expect(page.getByText('Switched to Main Branch', { exact: false })).toBeVisible();
 });
 
+test('keyboard only: scan, F8 pay, F9 complete; Ctrl+Delete clears after asking; the help lists the keys', async ({ page }) => {
+  await signInAs(page, 'owner');
+  const item = await product(page, 'Zinc Tablets', { priceCents: 5000, costCents: 2000 });
+  await openTill(page);
+  await scan(page, item.sku);
+  await expect(page.getByLabel(`Quantity of ${item.name}`)).toHaveValue('1');
+  // Ctrl+Delete asks, Cancel keeps the cart.
+  await page.keyboard.press('Control+Delete');
+  await page.getByRole('dialog', { name: 'Clear the cart?' }).getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByLabel(`Quantity of ${item.name}`)).toHaveValue('1');
+  await page.keyboard.press('F8');
+  await expect(page.getByLabel('Amount paid')).toBeFocused();
+  await page.keyboard.type('100');
+  await page.keyboard.press('F9');
+  await expect(page.getByRole('dialog', { name: 'Sale Receipt' }).getByTestId('receipt')).toContainText('KSh 50.00');
+  await page.keyboard.press('Escape');
+  await expect(search(page)).toBeFocused();
+  await page.getByRole('button', { name: 'Shortcuts' }).click();
+  await expect(page.getByRole('region', { name: 'Shortcuts' })).toContainText('Complete sale');
+});
+
+test('a price changed on the server meanwhile is refused by name, then the till takes the new price', async ({ page, browser }) => {
+  const owner = await browser.newPage();
+  await signInAs(owner, 'owner');
+  const item = await product(owner, 'Omeprazole 20mg', { priceCents: 10000, costCents: 5000 });
+  await signInAs(page, 'cashier');
+  await openTill(page);
+  await searchAndAdd(page, item.name);
+  await expect(page.getByTestId('pos-total')).toHaveText('KSh 100.00');
+  const response = await owner.request.patch(`/api/products/${item.id}`, {
+    data: { sellingPriceCents: 12000, priceChangeReason: 'Supplier price rise' },
+    headers: { 'x-csrf-token': await csrfToken(owner) },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  await owner.close();
+  await page.getByLabel('Amount paid').fill('200');
+  await page.getByRole('button', { name: 'Complete Sale (F9)' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: `The price of ${item.name} is now KSh 120.00` })).toBeVisible();
+  // The catalogue is read again: the line takes the new price, and the sale goes through.
+  await expect(page.getByTestId('pos-total')).toHaveText('KSh 120.00');
+  await page.getByRole('button', { name: 'Complete Sale (F9)' }).click();
+  await expect(page.getByRole('dialog', { name: 'Sale Receipt' }).getByTestId('receipt')).toContainText('KSh 80.00');
+});
+
 test('a line another till just sold out is flagged before payment', async ({ page }) => {
   await signInAs(page, 'owner');
   const item = await product(page, 'Loratadine 10mg', { priceCents: 1000, costCents: 500, quantity: 3 });
-  await page.goto('/pos');
-  await expect(page.getByText('Loading products...')).toHaveCount(0);
+  await openTill(page);
   await searchAndAdd(page, item.name);
   await page.getByLabel(`One more ${item.name}`).click();
   await expect(page.getByLabel(`Quantity of ${item.name}`)).toHaveValue('2');
@@ -318,8 +359,7 @@ test.describe('on a 360 x 740 phone', () => {
   test('the cash sale works without sideways scrolling', async ({ page }) => {
     await signInAs(page, 'owner');
     const item = await product(page, 'Ibuprofen 400mg', { priceCents: 2000, costCents: 1000 });
-    await page.goto('/pos');
-    await expect(page.getByText('Loading products...')).toHaveCount(0);
+    await openTill(page);
     await searchAndAdd(page, item.name);
     await expect(page.getByRole('list', { name: 'Cart' })).toContainText(item.name);
     await page.getByLabel(`One more ${item.name}`).click();
