@@ -1,15 +1,16 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { embeddedSyncCount, openPglite } from '../src/db/database.ts';
 
 /**
  * Issue 7 item 11 (decision 0018): the embedded database on a data directory makes every COMMIT wait for the disk.
  * PGlite as shipped runs PostgreSQL with fsync off and its Node filesystem has no fsync: no commit ever reached the
- * disk before the operating system chose to write it. One data directory is made once (initdb) and reused.
+ * disk before the operating system chose to write it. One data directory is made once and reused: from the run's
+ * migrated snapshot (test/global-setup.ts) instead of initdb, which the e2e server's first start does every run.
  */
 
 const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -17,8 +18,14 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'pp-durable-'));
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
+/** The data directory on disk; the first open fills it from the run's snapshot. */
+function open(durable: boolean) {
+  const empty = !existsSync(path.join(dataDir, 'PG_VERSION'));
+  return openPglite(dataDir, { durable, ...(empty ? { loadDataDir: new Blob([readFileSync(inject('pgliteSnapshot'))]) } : {}) });
+}
+
 async function commitRows(durable: boolean, count: number): Promise<{ syncs: number; fsync: string; method: string }> {
-  const db = await openPglite(dataDir, { durable });
+  const db = await open(durable);
   try {
     await db.owner.query('CREATE TABLE IF NOT EXISTS till_sales (id serial PRIMARY KEY, note text NOT NULL)');
     const [fsync] = await db.owner.query<{ fsync: string }>('SHOW fsync');

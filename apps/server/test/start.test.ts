@@ -1,15 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
+import { openPglite } from '../src/db/database.ts';
 
 /**
  * Issue 8 items 1 and 11: the server as `npm start` runs it (src/main.ts on a PGlite directory), started twice on the
  * same directory. The first start seeds and prints the sign-in table; a restart prints no table; both listen on
- * 127.0.0.1 unless HOST says otherwise.
+ * 127.0.0.1 unless HOST says otherwise. The data directory starts as the run's migrated snapshot (test/global-setup.ts),
+ * so the first start seeds without paying for initdb and the migrations here; the e2e server's first start does
+ * those from an empty directory on every run.
  */
 
 const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -65,6 +68,10 @@ describe('npm start', () => {
   });
 
   it('prints the seeded sign-in table on the first start only, and restarts without seeding again', { timeout: 400_000 }, async () => {
+    const migrated = await openPglite(dataDir, { loadDataDir: new Blob([readFileSync(inject('pgliteSnapshot'))]) });
+    const [seeded] = await migrated.owner.query<{ n: number }>(`SELECT count(*)::int AS n FROM pharmacies`);
+    await migrated.close();
+    expect(seeded!.n).toBe(0);
     const first = await start();
     await first.stop();
     expect(first.output()).toContain('Seeded sign-in details');
