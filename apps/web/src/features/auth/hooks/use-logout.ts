@@ -19,6 +19,9 @@ export function useLogout() {
       } catch {
         toast(t('logout.pending'));
       }
+      // A poll of /api/me still in flight was answered while the session lived: its answer must not put the user
+      // back after the sign-out (the sign-in page would send them to the dashboard). Cancelled queries drop theirs.
+      await queryClient.cancelQueries();
       queryClient.setQueryData(meQueryKey, null);
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== meQueryKey[0] });
       sessionStorage.removeItem('subscription_warning_dismissed');
