@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 
 /**
  * The seeded sign-ins (apps/server/src/db/seed.ts, SEEDED_USERS). Kept here rather than imported: seed.ts pulls in
@@ -116,4 +116,36 @@ export async function csrfToken(page: Page): Promise<string> {
   const csrf = cookies.find((cookie) => cookie.name === 'pp_csrf');
   if (!csrf) throw new Error('no pp_csrf cookie: sign in first');
   return decodeURIComponent(csrf.value);
+}
+
+type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
+/** Signed-in states made in this worker: one sign-in per seeded user, reused for SIGNED_IN_STATE_MAX_AGE_MS. */
+const signedInStates = new Map<SeededUserKey, { made: number; state: Promise<StorageState> }>();
+/** Well inside the server's 15 minutes of inactivity that lock a session (SESSION_LOCK_MINUTES in the config). */
+const SIGNED_IN_STATE_MAX_AGE_MS = 5 * 60_000;
+
+/**
+ * The cookies and storage of a seeded user signed in through the form, made once per worker (and again after five
+ * minutes) in a context of its own. For tests that only look around as that user: with
+ * `test.use({ storageState: ({ browser }, use) => signedInState(browser, 'owner').then(use) })` each test starts
+ * signed in without paying for the sign-in page. A test that signs out, locks the session, switches pharmacy or
+ * branch, or changes the user must sign in itself (signInAs): the session is shared.
+ */
+export function signedInState(browser: Browser, who: SeededUserKey): Promise<StorageState> {
+  const cached = signedInStates.get(who);
+  if (cached && Date.now() - cached.made < SIGNED_IN_STATE_MAX_AGE_MS) return cached.state;
+  const state = (async () => {
+    const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+    try {
+      const page = await context.newPage();
+      await signInAs(page, who, { expectUrl: /\/app\// });
+      return await context.storageState();
+    } finally {
+      await context.close();
+    }
+  })();
+  signedInStates.set(who, { made: Date.now(), state });
+  state.catch(() => signedInStates.delete(who));
+  return state;
 }

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { sidebar, signInAs } from './helpers';
+import { sidebar, signedInState, signInAs } from './helpers';
 
 /** The shell of issue 8: no dead ends, offline screen loads, malformed ids, page titles, no 401 for visitors. */
 
@@ -51,40 +51,43 @@ test('every page names itself in the title', async ({ page }) => {
   await expect(page).toHaveTitle('Expiry Report · Afya Bora Pharmacy');
 });
 
-test('a malformed id in a URL shows Not found, without a Try Again', async ({ page }) => {
-  await signInAs(page, 'owner');
-  for (const path of ['/app/products/edit/not-a-uuid', '/app/products/history/123']) {
-    await page.goto(path);
-    await expect(page.getByRole('heading', { level: 1, name: 'Not found' })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Try Again' })).toHaveCount(0);
-    await expect(page.getByText(/Invalid UUID/i)).toHaveCount(0);
+test.describe('signed in as the owner (one sign-in per worker)', () => {
+  test.use({ storageState: ({ browser }, use) => signedInState(browser, 'owner').then(use) });
+
+  test('a malformed id in a URL shows Not found, without a Try Again', async ({ page }) => {
+    for (const path of ['/app/products/edit/not-a-uuid', '/app/products/history/123']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1, name: 'Not found' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Try Again' })).toHaveCount(0);
+      await expect(page.getByText(/Invalid UUID/i)).toHaveCount(0);
+      await expect(sidebar(page)).toBeVisible();
+    }
+    await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+    await expect(page).toHaveURL(/\/app\/dashboard$/);
+  });
+
+  test('offline, a screen not loaded yet says so and opens once the connection is back', async ({ page, context }) => {
+    await page.goto('/app/dashboard');
     await expect(sidebar(page)).toBeVisible();
-  }
-  await page.getByRole('link', { name: 'Back to Dashboard' }).click();
-  await expect(page).toHaveURL(/\/app\/dashboard$/);
-});
+    await context.setOffline(true);
+    // A screen whose code has not been fetched in this visit.
+    await sidebar(page).getByRole('button', { name: 'Reports', exact: true }).click();
+    await sidebar(page).getByRole('link', { name: 'Low Stock', exact: true }).click();
+    await expect(page.getByText('You are offline — this screen will open when the connection is back.')).toBeVisible();
+    await expect(page.getByText(/Failed to fetch dynamically imported module/)).toHaveCount(0);
+    await context.setOffline(false);
+    // The 'online' event retries by itself.
+    await expect(page.getByRole('heading', { level: 1, name: 'Low Stock Report' })).toBeVisible();
 
-test('offline, a screen not loaded yet says so and opens once the connection is back', async ({ page, context }) => {
-  await signInAs(page, 'owner');
-  await expect(sidebar(page)).toBeVisible();
-  await context.setOffline(true);
-  // A screen whose code has not been fetched in this visit.
-  await sidebar(page).getByRole('button', { name: 'Reports', exact: true }).click();
-  await sidebar(page).getByRole('link', { name: 'Low Stock', exact: true }).click();
-  await expect(page.getByText('You are offline — this screen will open when the connection is back.')).toBeVisible();
-  await expect(page.getByText(/Failed to fetch dynamically imported module/)).toHaveCount(0);
-  await context.setOffline(false);
-  // The 'online' event retries by itself.
-  await expect(page.getByRole('heading', { level: 1, name: 'Low Stock Report' })).toBeVisible();
-
-  // Try Again works too (here the screen's code fails to arrive while the browser believes it is online).
-  const chunk = /\/assets\/inventory-report-page-[^/]*\.js/;
-  await page.route(chunk, (route) => route.abort('internetdisconnected'));
-  await sidebar(page).getByRole('link', { name: 'Inventory', exact: true }).click();
-  await expect(page.getByText('You are offline — this screen will open when the connection is back.')).toBeVisible();
-  await page.unroute(chunk);
-  await page.getByRole('button', { name: 'Try Again' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Inventory Report' })).toBeVisible();
+    // Try Again works too (here the screen's code fails to arrive while the browser believes it is online).
+    const chunk = /\/assets\/inventory-report-page-[^/]*\.js/;
+    await page.route(chunk, (route) => route.abort('internetdisconnected'));
+    await sidebar(page).getByRole('link', { name: 'Inventory', exact: true }).click();
+    await expect(page.getByText('You are offline — this screen will open when the connection is back.')).toBeVisible();
+    await page.unroute(chunk);
+    await page.getByRole('button', { name: 'Try Again' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Inventory Report' })).toBeVisible();
+  });
 });
 
 test('the operator, who belongs to no pharmacy, is not offered Exit Admin Mode and gets a clear page in /app', async ({ page }) => {
