@@ -246,3 +246,24 @@ test('a till expense with transport: the section, its rules and total, saved app
   await page.getByRole('button', { name: 'Record Expense' }).click();
   await expect(page.getByRole('dialog', { name: 'Record Expense' }).getByLabel('Description')).toHaveValue('');
 });
+
+test('on a 360 px phone the client and expense dialogs fit without sideways scrolling', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await signInAs(page, 'owner');
+  await openTill(page);
+  const fits = async (dialogName: string) => {
+    const dialog = page.getByRole('dialog', { name: dialogName });
+    await expect(dialog).toBeVisible();
+    const sizes = await dialog.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, right: el.getBoundingClientRect().right }));
+    expect(sizes.scroll, dialogName).toBeLessThanOrEqual(sizes.client);
+    expect(sizes.right, dialogName).toBeLessThanOrEqual(360);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  };
+  await page.getByRole('button', { name: 'Add New Client' }).click();
+  await fits('Add New Client');
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Record Expense' }).click();
+  await page.getByRole('dialog', { name: 'Record Expense' }).getByLabel('Category').selectOption('Travel - Accommodation');
+  await expect(page.getByRole('group', { name: 'Transport and travel' })).toBeVisible();
+  await fits('Record Expense');
+});
