@@ -46,7 +46,11 @@ export async function branchCatalogueJson(
 ): Promise<string> {
   // 50,000 rows of about 200 bytes sorted: in memory for this transaction only (the default 4 MB spills to disk).
   await q.query(`SELECT set_config('work_mem', '64MB', true)`);
-  const columns = POS_CATALOGUE_COLUMNS.map((name) => `'${name}', COALESCE(json_agg(${COLUMN_SQL[name]}), '[]')`).join(',\n              ');
+  // array_to_json(array_agg(...)) writes no spaces ('[1,2]', json_agg writes '[1, 2]'); barcodes are arrays of
+  // different lengths, which array_agg cannot stack: json_agg for them.
+  const aggregate = (name: (typeof POS_CATALOGUE_COLUMNS)[number]) =>
+    name === 'barcodes' ? `COALESCE(json_agg(barcodes), '[]')` : `COALESCE(array_to_json(array_agg(${COLUMN_SQL[name]})), '[]')`;
+  const columns = POS_CATALOGUE_COLUMNS.map((name) => `'${name}', ${aggregate(name)}`).join(',\n              ');
   const [row] = await q.query<{ body: string }>(
     `SELECT json_build_object(
               'branchId', $2::uuid, 'at', $5::text, 'count', count(*),
