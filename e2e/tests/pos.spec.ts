@@ -333,6 +333,36 @@ test('a price changed on the server meanwhile is refused by name, then the till 
   await expect(page.getByRole('dialog', { name: 'Sale Receipt' }).getByTestId('receipt')).toContainText('KSh 80.00');
 });
 
+test('refused cart changes say why: whole packages short, a DDA product for a walk-in customer', async ({ page }) => {
+  await signInAs(page, 'owner');
+  const few = await product(page, 'Amoxil Caps', { priceCents: 1000, costCents: 500, packageSize: 10, quantity: 5 });
+  const some = await product(page, 'Flagyl 400mg', { priceCents: 1000, costCents: 500, packageSize: 10, quantity: 25 });
+  const dda = await product(page, 'Morphine Sulphate 10mg', { priceCents: 5000, costCents: 2500, isDda: true });
+  await openTill(page);
+
+  await searchAndAdd(page, few.name);
+  await cartLine(page, few.name).getByRole('button', { name: /Whole packages/ }).click();
+  await expect(page.getByText('Cannot switch to whole packages. Not enough stock.')).toBeVisible();
+
+  // 3 pieces asked as 3 packages: only 2 whole packages exist; the till offers to reduce.
+  await searchAndAdd(page, some.name);
+  const qty = page.getByLabel(`Quantity of ${some.name}`);
+  await qty.fill('3');
+  await qty.press('Enter');
+  await cartLine(page, some.name).getByRole('button', { name: /Whole packages/ }).click();
+  const offer = page.getByRole('dialog', { name: 'Not enough whole packages' });
+  await expect(offer).toContainText(`Only 2 whole packages of ${some.name} are in stock.`);
+  await offer.getByRole('button', { name: 'Reduce to 2 packages' }).click();
+  await expect(qty).toHaveValue('2');
+  await expect(cartLine(page, some.name)).toContainText('KSh 200.00');
+
+  await search(page).fill(dda.name);
+  await expect(page.getByRole('option', { name: new RegExp(dda.name) })).toBeVisible();
+  await search(page).press('Enter');
+  await expect(page.getByText('DDA products require a registered customer to be selected')).toBeVisible();
+  await expect(cartLine(page, dda.name)).toHaveCount(0);
+});
+
 test('a line another till just sold out is flagged before payment', async ({ page }) => {
   await signInAs(page, 'owner');
   const item = await product(page, 'Loratadine 10mg', { priceCents: 1000, costCents: 500, quantity: 3 });
