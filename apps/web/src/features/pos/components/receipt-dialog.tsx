@@ -9,14 +9,14 @@ import { Select } from '@/components/ui/select';
 import { errorMessage } from '@/lib/api';
 import { formatDateTime, formatMoney } from '@/lib/format';
 import { toast } from '@/lib/toast';
-import { CHARS_PER_LINE, receiptText, whatsappLink, type PaperWidth, type ReceiptBusiness } from '@/features/pos/lib/receipt-text';
+import { CHARS_PER_LINE, PAPER_MM, receiptText, whatsappLink, type PaperWidth, type ReceiptBusiness } from '@/features/pos/lib/receipt-text';
 
 const PAPER_KEY = 'pp_receipt_paper';
 
 function storedPaper(fallback: PaperWidth): PaperWidth {
   try {
     const value = localStorage.getItem(PAPER_KEY);
-    return value === '58' || value === '80' ? value : fallback;
+    return value === '58' || value === '80' || value === 'a4' ? value : fallback;
   } catch {
     return fallback;
   }
@@ -29,6 +29,8 @@ export interface ReceiptDialogProps {
   business: ReceiptBusiness;
   /** The client's phone for 'Send on WhatsApp' (the sale's client). */
   printOnOpen?: boolean;
+  /** settings.receiptFormat: 'a4' starts on A4, 'thermal' on an 80 mm roll (until this till chooses). */
+  receiptFormat?: 'thermal' | 'a4';
 }
 
 /**
@@ -37,9 +39,9 @@ export interface ReceiptDialogProps {
  * (by itself when settings.printReceiptByDefault); PDF builds the receipt with jspdf, loaded only now; WhatsApp
  * opens wa.me with the receipt text for the client's number.
  */
-export default function ReceiptDialog({ sale, open, onOpenChange, business, printOnOpen }: ReceiptDialogProps) {
+export default function ReceiptDialog({ sale, open, onOpenChange, business, printOnOpen, receiptFormat }: ReceiptDialogProps) {
   const { t } = useTranslation('pos');
-  const [paper, setPaper] = useState<PaperWidth>(() => storedPaper('80'));
+  const [paper, setPaper] = useState<PaperWidth>(() => storedPaper(receiptFormat === 'a4' ? 'a4' : '80'));
   const printed = useRef<string | null>(null);
   const money = (cents: number) => formatMoney(cents, business.currencySymbol);
 
@@ -74,13 +76,13 @@ export default function ReceiptDialog({ sale, open, onOpenChange, business, prin
   async function downloadPdf() {
     try {
       const { jsPDF } = await import('jspdf');
-      const widthMm = Number(paper);
+      const widthMm = paper === 'a4' ? 210 : PAPER_MM[paper];
       const rows = text.split('\n');
       const lineHeight = 3.6;
-      const doc = new jsPDF({ unit: 'mm', format: [widthMm, Math.max(60, rows.length * lineHeight + 12)] });
+      const doc = new jsPDF({ unit: 'mm', format: paper === 'a4' ? 'a4' : [widthMm, Math.max(60, rows.length * lineHeight + 12)] });
       doc.setFont('courier', 'normal');
       doc.setFontSize(paper === '80' ? 8 : 7);
-      rows.forEach((row, i) => doc.text(row, 3, 6 + i * lineHeight));
+      rows.forEach((row, i) => doc.text(row, paper === 'a4' ? 20 : 3, (paper === 'a4' ? 20 : 6) + i * lineHeight));
       doc.save(`${sale!.invoiceNumber}.pdf`);
     } catch (error) {
       toast.error(errorMessage(error));
@@ -92,9 +94,9 @@ export default function ReceiptDialog({ sale, open, onOpenChange, business, prin
       <style>{`
         .pp-receipt-print { display: none; }
         @media print {
-          @page { size: ${paper}mm auto; margin: 0; }
+          @page { size: ${paper === 'a4' ? 'A4' : `${PAPER_MM[paper]}mm auto`}; margin: ${paper === 'a4' ? '15mm' : '0'}; }
           body > *:not(.pp-receipt-print) { display: none !important; }
-          .pp-receipt-print { display: block; width: ${paper}mm; padding: 2mm 3mm; font-family: ui-monospace, monospace; font-size: ${paper === '80' ? '9pt' : '7.5pt'}; color: #000; }
+          .pp-receipt-print { display: block; width: ${PAPER_MM[paper]}mm; padding: 2mm 3mm; font-family: ui-monospace, monospace; font-size: ${paper === '80' ? '9pt' : '7.5pt'}; color: #000; }
           .pp-receipt-print table { width: 100%; border-collapse: collapse; }
           .pp-receipt-print td { vertical-align: top; padding: 0.3mm 0; }
           .pp-receipt-print .r { text-align: right; white-space: nowrap; }
@@ -157,6 +159,7 @@ export default function ReceiptDialog({ sale, open, onOpenChange, business, prin
             options={[
               { value: '80', label: t('receipt.paper80') },
               { value: '58', label: t('receipt.paper58') },
+              { value: 'a4', label: t('receipt.paperA4') },
             ]}
           />
         </div>

@@ -18,6 +18,7 @@ export interface ReprintDialogProps {
   business: ReceiptBusiness;
   /** A sale to open at once (/pos?receipt=<id>). */
   initialId?: string | null;
+  receiptFormat?: 'thermal' | 'a4';
 }
 
 /**
@@ -25,14 +26,14 @@ export interface ReprintDialogProps {
  * the Sale Receipt modal with Print, PDF and WhatsApp. /pos?receipt=<sale id> opens one directly (the back office
  * links there).
  */
-export default function ReprintDialog({ open, onOpenChange, business, initialId }: ReprintDialogProps) {
+export default function ReprintDialog({ open, onOpenChange, business, initialId, receiptFormat }: ReprintDialogProps) {
   const { t } = useTranslation('pos');
   const [chosen, setChosen] = useState<string | null>(initialId ?? null);
   const recent = recentReceipts();
   const sale = useQuery({ queryKey: ['sales', chosen], queryFn: ({ signal }) => getSale(chosen!, signal), enabled: Boolean(chosen) });
 
   if (chosen && sale.data) {
-    return <ReceiptDialog sale={sale.data} open={open} onOpenChange={onOpenChange} business={business} />;
+    return <ReceiptDialog sale={sale.data} open={open} onOpenChange={onOpenChange} business={business} receiptFormat={receiptFormat} />;
   }
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title={t('reprint.title')} description={t('reprint.description')} size="sm">

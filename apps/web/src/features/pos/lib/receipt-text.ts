@@ -15,12 +15,15 @@ export interface ReceiptBusiness {
   currencySymbol: string;
 }
 
-/** Paper widths of the print layout: 80 mm and 58 mm thermal rolls (decision 0025). */
-export const PAPER_WIDTHS = ['80', '58'] as const;
+/** Papers of the print layout: 80 mm and 58 mm thermal rolls, or an A4 sheet (decision 0025). */
+export const PAPER_WIDTHS = ['80', '58', 'a4'] as const;
 export type PaperWidth = (typeof PAPER_WIDTHS)[number];
 
 /** Characters per line of plain text on each paper (the PDF and WhatsApp text use them too). */
-export const CHARS_PER_LINE: Record<PaperWidth, number> = { '80': 42, '58': 32 };
+export const CHARS_PER_LINE: Record<PaperWidth, number> = { '80': 42, '58': 32, a4: 60 };
+
+/** The printed width of a paper, mm (A4's text column is kept receipt-narrow). */
+export const PAPER_MM: Record<PaperWidth, number> = { '80': 80, '58': 58, a4: 120 };
 
 function pad(left: string, right: string, width: number): string {
   const space = width - left.length - right.length;

@@ -708,6 +708,7 @@ export default function PosPage() {
             }}
             business={business}
             printOnOpen={settings.printReceiptByDefault}
+            receiptFormat={settings.receiptFormat}
           />
         ) : null}
         {pendingDda && client?.id ? (
@@ -792,6 +793,7 @@ export default function PosPage() {
               }
             }}
             business={business}
+            receiptFormat={settings.receiptFormat}
           />
         ) : null}
       </Suspense>
