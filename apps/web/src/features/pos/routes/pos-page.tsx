@@ -51,6 +51,7 @@ import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useLogout } from '@/features/auth/hooks/use-logout';
 import { LAST_BRANCH_KEY } from '@/app/layout/branch-switcher';
 import { useBranchCatalogue } from '@/features/pos/catalogue/use-branch-catalogue';
+import { stockValueAfter } from '@/features/pos/catalogue/catalogue-state';
 import { completeSale, useTillSettings } from '@/features/pos/api/sales';
 import { CartTable } from '@/features/pos/components/cart-table';
 import { PaymentBar } from '@/features/pos/components/payment-bar';
@@ -353,7 +354,16 @@ export default function PosPage() {
         expectedTotalCents: figures.totalCents,
         ...(resumed ? { suspendedSaleId: resumed.sale.id } : {}),
       });
-      if (branchId) for (const line of lines) showStockChange({ productId: line.productId, branchId, stockValue: Math.max(0, line.available - line.quantity), reason: `Sale: ${sale.invoiceNumber}` });
+      // The value posted is the branch quantity (expired pieces included), as the live 'stock' events carry it.
+      if (branchId) {
+        for (const line of lines) {
+          const item = catalogue.get(line.productId);
+          // A resumed sale's reserved pieces leave the reservation, not the sellable quantity.
+          const fromSellable = Math.max(0, line.quantity - (resumed?.reserved.get(line.productId) ?? 0));
+          const stockValue = item ? stockValueAfter(item, fromSellable) : Math.max(0, line.available - line.quantity);
+          showStockChange({ productId: line.productId, branchId, stockValue, reason: `Sale: ${sale.invoiceNumber}` });
+        }
+      }
       rememberReceipt({ id: sale.id, invoiceNumber: sale.invoiceNumber, totalCents: sale.totalCents, at: sale.createdAt });
       till.markCompleted();
       till.reset(true);
@@ -733,6 +743,7 @@ export default function PosPage() {
             productName={lines.find((l) => l.productId === refillFor)?.name ?? ''}
             clientId={client?.id ?? null}
             initialDays={lines.find((l) => l.productId === refillFor)?.refillDays}
+            hasReminder={lines.find((l) => l.productId === refillFor)?.needsRefill ?? false}
             saleDate={till.saleDate}
             onConfirm={(days) => {
               setLines(updateLine(lines, refillFor, { needsRefill: true, refillDays: days }));
@@ -756,6 +767,8 @@ export default function PosPage() {
               lines: saleLinesOf(lines, { prices: mayOverridePrice ? 'overridden' : 'all' }),
               discount: discountOf(till.discount),
               expectedTotalCents: figures.totalCents,
+              // Suspending a resumed sale again releases and closes the earlier suspension in the same transaction.
+              ...(resumed ? { replacesSuspendedSaleId: resumed.sale.id } : {}),
             }}
             totalCents={figures.totalCents}
             clientName={client?.name ?? ''}
