@@ -1,5 +1,7 @@
 import {
   ADJUSTMENT_REASON_LABELS,
+  businessDate,
+  isExpired,
   type Adjustment,
   type AdjustmentItemInput,
   type AdjustmentListQuery,
@@ -27,6 +29,18 @@ export async function createAdjustment(q: Queryable, ctx: RequestContext, input:
   const known = await findProducts(q, ctx.pharmacyId, productIds);
   const missing = productIds.find((id) => !known.some((k) => k.id === id));
   if (missing) throw new AppError('NOT_FOUND', { details: { productId: missing } });
+  // Expired stock is never made sellable (decision 0033): a line that adds pieces to a batch it names by number and
+  // expiry is refused when that date has passed, as receiving such a batch is (BATCH_EXPIRED). Write-offs of expired
+  // batches (negative lines) and lines naming an existing batch by id are not new stock of an expired batch.
+  const today = businessDate(ctx.now);
+  input.items.forEach((item, index) => {
+    if (item.delta > 0 && !item.batchId && item.batchNumber && item.expiryDate && isExpired(item.expiryDate, today)) {
+      throw new AppError('BATCH_EXPIRED', {
+        values: { batch: item.batchNumber, expiryDate: item.expiryDate },
+        details: { issues: [{ path: `items.${index}.expiryDate`, message: `This batch expired on ${item.expiryDate}: expired stock cannot be received as sellable stock.` }] },
+      });
+    }
+  });
   // Every row this adjustment touches, locked (the rows of increases created) in the ledger's global order first.
   await lockStockRows(
     q,
