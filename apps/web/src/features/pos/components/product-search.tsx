@@ -70,6 +70,8 @@ export const ProductSearch = forwardRef<ProductSearchHandle, ProductSearchProps>
 
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
     if (event.key.length === 1) keyTimes.current.push(event.timeStamp);
+    // A scanner never sends arrows: a person moving through the results is choosing one, not scanning.
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') keyTimes.current = [];
     if (event.key === 'ArrowDown') {
       event.preventDefault();
       setActive(Math.min(results.length - 1, activeIndex + 1));
