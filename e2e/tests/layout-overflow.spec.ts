@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { signInAs, type SeededUserKey } from './helpers';
 
 /**
@@ -139,14 +139,18 @@ test.describe('at 360 × 740 and 1366 × 768', () => {
  * upwards after 4 s; measured mid-slide, or after it had gone on a loaded machine, the test failed now and then. Its
  * box without its own transform is where it rests, whatever the moment of the measurement.
  */
-async function toastRestBox(toast: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
-  await expect(toast).toBeVisible();
-  return toast.evaluate((element) => {
+async function toastRestBox(page: Page): Promise<{ x: number; y: number; width: number; height: number }> {
+  // Found and measured in one step in the page: a toast can be dismissed between a visibility check and a later read.
+  const handle = await page.waitForFunction(() => {
+    const element = document.querySelector('[data-sonner-toast]');
+    if (!element) return null;
     const rect = element.getBoundingClientRect();
+    if (rect.width === 0 || rect.height === 0) return null;
     const transform = getComputedStyle(element).transform;
     const matrix = new DOMMatrixReadOnly(transform === 'none' ? undefined : transform);
     return { x: rect.x - matrix.m41, y: rect.y - matrix.m42, width: rect.width, height: rect.height };
   });
+  return (await handle.jsonValue())!;
 }
 
 test.describe('at 1366 × 768', () => {
@@ -167,7 +171,7 @@ test.describe('at 1366 × 768', () => {
 
   test('a toast covers neither the demo bar nor its button', async ({ page }) => {
     await signInAs(page, 'demo');
-    const toastBox = await toastRestBox(page.locator('[data-sonner-toast]').first());
+    const toastBox = await toastRestBox(page);
     const bar = page.getByRole('status').getByRole('link', { name: 'Get PharmaPoint' });
     const barBox = (await bar.boundingBox())!;
     expect(toastBox.y, `the toast ${JSON.stringify(toastBox)} below the bar's button ${JSON.stringify(barBox)}`).toBeGreaterThanOrEqual(barBox.y + barBox.height);
@@ -178,7 +182,7 @@ test.describe('at 360 × 740', () => {
   test.use({ viewport: { width: 360, height: 740 } });
   test('the sign-in toast leaves the menu button and the demo bar button free', async ({ page }) => {
     await signInAs(page, 'demo');
-    const toastBox = await toastRestBox(page.locator('[data-sonner-toast]').first());
+    const toastBox = await toastRestBox(page);
     for (const control of [page.getByRole('button', { name: 'Open menu' }), page.getByRole('status').getByRole('link', { name: 'Get PharmaPoint' })]) {
       const box = (await control.boundingBox())!;
       const overlaps = box.x < toastBox.x + toastBox.width && toastBox.x < box.x + box.width && box.y < toastBox.y + toastBox.height && toastBox.y < box.y + box.height;
