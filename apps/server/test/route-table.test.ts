@@ -27,6 +27,10 @@ const USER_ROLE_MAY_CALL: Record<string, string> = {
   'GET /api/sales': "sales:read is a default of role 'user' (seed 000 section 6, role defaults)",
   'GET /api/sales/:id': "sales:read is a default of role 'user'",
   'GET /api/sales/last-prescription': "sales:read is a default of role 'user'",
+  'GET /api/sales/payment-summary': "sales:read is a default of role 'user'",
+  'GET /api/sales/credit-outstanding': "sales:read is a default of role 'user'",
+  'GET /api/sales/:id/returns': "anyOf sales:read / pos:access: role 'user' holds sales:read",
+  'GET /api/customer-payments': "sales:read is a default of role 'user'",
   'GET /api/suspended-sales': "anyOf sales:read / pos:access: role 'user' holds sales:read",
   'GET /api/suspended-sales/:id': "anyOf sales:read / pos:access: role 'user' holds sales:read",
 };

@@ -161,6 +161,18 @@ export const ERRORS = {
   // Expenses recorded at the till (seed 001 section 5, Expense; decision 0027)
   EXPENSE_DATE_IN_FUTURE: { status: 400, message: 'The expense date cannot be in the future.' },
 
+  // Sale returns, voids and customer payments (issue 10 items 8 and 10, decision 0038)
+  SALE_RETURN_LINE_UNKNOWN: { status: 400, message: 'Line {line} is not on this sale.' },
+  SALE_RETURN_TOO_MANY: { status: 409, message: 'Only {available} of {product} can be returned (sold {sold}, returned {returned}).' },
+  SALE_NOT_RETURNABLE: { status: 409, message: 'This sale is {status}: nothing is left to return.' },
+  SALE_REFUND_METHOD_REQUIRED: { status: 400, message: 'Choose how the refund is paid.' },
+  SALE_VOID_NOT_TODAY: { status: 409, message: 'Only a sale made today can be voided; use a return for older sales.' },
+  SALE_VOID_NOT_ALLOWED: { status: 409, message: 'A sale with returns or later payments cannot be voided; use a return.' },
+  SALE_ALREADY_VOIDED: { status: 409, message: 'This sale was already voided.' },
+  CUSTOMER_PAYMENT_NOTHING_OWED: { status: 409, message: '{client} owes nothing.' },
+  CUSTOMER_PAYMENT_ABOVE_BALANCE: { status: 409, message: 'The payment of {amount} is more than {client} owes ({balance}).' },
+  CUSTOMER_PAYMENT_ON_CREDIT: { status: 400, message: 'A payment of credit sales cannot itself be on credit.' },
+
   INTERNAL: { status: 500, message: 'An unexpected error occurred.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -21,6 +21,7 @@ import pos from '@/i18n/en/pos.json';
 import posSearch from '@/i18n/en/posSearch.json';
 import posClients from '@/i18n/en/posClients.json';
 import suspended from '@/i18n/en/suspended.json';
+import sales from '@/i18n/en/sales.json';
 
 /**
  * The catalogues, per language and namespace (one namespace per feature). Catalogues are imported statically:
@@ -49,6 +50,7 @@ export const resources = {
     posSearch,
     posClients,
     suspended,
+    sales,
     /** The server's error codes (packages/domain/src/errors.ts), for t('errors:CODE', values). */
     errors,
   },

@@ -1,5 +1,6 @@
 import type { Prescription, Sale, SaleLine, SaleListQuery, SaleSummary, UnitMode } from '@pharmapoint/domain/sales';
 import { paymentStatus } from '@pharmapoint/domain/sales';
+import type { SaleHistoryItem, SaleTotals } from '@pharmapoint/domain/sales-history';
 import type { Queryable } from '../../db/database.ts';
 
 /**
@@ -436,4 +437,186 @@ export async function findLastPrescription(
     [pharmacyId, clientId, branchIds],
   );
   return row;
+}
+
+// ------------------------------------------------------------------------------------------- the back office's list
+
+export interface SaleHistoryFilters {
+  from?: string;
+  to?: string;
+  branchId?: string;
+  cashierId?: string;
+  clientId?: string;
+  paymentMethod?: string;
+  invoiceNumber?: string;
+  status?: Sale['status'];
+  limit: number;
+  offset: number;
+}
+
+/** LIKE's wildcards taken literally. */
+function likeEscaped(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Sales newest first with the back office's filters (issue 10 item 7), one page, with the count and the totals of
+ * every sale the filters select; `branchIds` null = every branch. The invoice number matches any part of it.
+ */
+export async function listSaleHistory(
+  q: Queryable,
+  pharmacyId: string,
+  filters: SaleHistoryFilters,
+  branchIds: readonly string[] | null,
+): Promise<{ items: SaleHistoryItem[]; total: number; totals: SaleTotals }> {
+  const params: unknown[] = [pharmacyId];
+  const where = ['s.pharmacy_id = $1'];
+  const add = (sql: string, value: unknown) => {
+    params.push(value);
+    where.push(sql.replaceAll('?', `$${params.length}`));
+  };
+  if (branchIds) add('s.branch_id = ANY (?::uuid[])', branchIds);
+  if (filters.branchId) add('s.branch_id = ?', filters.branchId);
+  if (filters.from) add('s.sale_date >= ?', filters.from);
+  if (filters.to) add('s.sale_date <= ?', filters.to);
+  if (filters.cashierId) add('s.cashier_id = ?', filters.cashierId);
+  if (filters.clientId) add('s.client_id = ?', filters.clientId);
+  if (filters.status) add('s.status = ?', filters.status);
+  if (filters.invoiceNumber) add(`s.invoice_number LIKE '%' || upper(?) || '%'`, likeEscaped(filters.invoiceNumber.trim()));
+  if (filters.paymentMethod) {
+    add(
+      `EXISTS (SELECT 1 FROM sale_payments p WHERE p.pharmacy_id = s.pharmacy_id AND p.sale_id = s.id
+                 AND regexp_replace(lower(p.method), '[^a-z]', '', 'g') = regexp_replace(lower(?), '[^a-z]', '', 'g'))`,
+      filters.paymentMethod.trim(),
+    );
+  }
+  const whereSql = where.join(' AND ');
+  const [sum] = await q.query<{ n: number; total: number; discount: number; tax: number; paid: number; due: number; refunded: number }>(
+    `SELECT count(*)::int AS n, coalesce(sum(s.total_cents), 0)::bigint AS total, coalesce(sum(s.discount_cents), 0)::bigint AS discount,
+            coalesce(sum(s.tax_cents), 0)::bigint AS tax, coalesce(sum(s.amount_paid_cents - s.change_cents + s.paid_later_cents), 0)::bigint AS paid,
+            coalesce(sum(s.balance_due_cents), 0)::bigint AS due, coalesce(sum(s.refunded_cents), 0)::bigint AS refunded
+       FROM sales s WHERE ${whereSql}`,
+    params,
+  );
+  const rows = await q.query<SaleRow & { refunded_cents: number; paid_later_cents: number }>(
+    `SELECT ${SALE_COLUMNS}, s.refunded_cents, s.paid_later_cents
+       FROM sales s JOIN branches b ON b.pharmacy_id = s.pharmacy_id AND b.id = s.branch_id
+      WHERE ${whereSql} ORDER BY s.created_at DESC, s.invoice_number DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, filters.limit, filters.offset],
+  );
+  const n = (v: number | string | undefined) => Number(v ?? 0);
+  return {
+    items: rows.map((r) => ({ ...toSummary(r), refundedCents: n(r.refunded_cents), paidLaterCents: n(r.paid_later_cents) })),
+    total: sum?.n ?? 0,
+    totals: {
+      count: sum?.n ?? 0,
+      totalCents: n(sum?.total),
+      discountCents: n(sum?.discount),
+      taxCents: n(sum?.tax),
+      amountPaidCents: n(sum?.paid),
+      balanceDueCents: n(sum?.due),
+      refundedCents: n(sum?.refunded),
+      netCents: n(sum?.total) - n(sum?.refunded),
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------------------- payment summary
+
+/**
+ * Per day and method in a range (issue 10 item 10): what sales took (cash rows net of the sale's change, voided
+ * sales left out), what customers paid later, and what refunds paid out; and the credit the sales left owed.
+ */
+export async function paymentSummary(
+  q: Queryable,
+  pharmacyId: string,
+  range: { from: string; to: string },
+  branchId: string | null,
+  branchIds: readonly string[] | null,
+  timeZone: string,
+): Promise<{ rows: { date: string; method: string; sales_count: number; sales_cents: number; collected_cents: number; refunded_cents: number }[]; creditGivenCents: number }> {
+  const rows = await q.query<{ date: string; method: string; sales_count: number; sales_cents: number; collected_cents: number; refunded_cents: number }>(
+    `WITH scope AS (
+       SELECT s.* FROM sales s
+        WHERE s.pharmacy_id = $1 AND s.sale_date BETWEEN $2 AND $3 AND s.status <> 'voided'
+          AND ($4::uuid IS NULL OR s.branch_id = $4) AND ($5::uuid[] IS NULL OR s.branch_id = ANY ($5::uuid[]))
+     ), taken AS (
+       SELECT s.sale_date AS date, p.method, count(DISTINCT s.id)::int AS sales_count,
+              sum(p.amount_cents - CASE WHEN p.position = (SELECT min(c.position) FROM sale_payments c
+                                                            WHERE c.pharmacy_id = p.pharmacy_id AND c.sale_id = p.sale_id AND lower(c.method) = 'cash')
+                                        THEN s.change_cents ELSE 0 END)::bigint AS sales_cents
+         FROM scope s JOIN sale_payments p ON p.pharmacy_id = s.pharmacy_id AND p.sale_id = s.id
+        WHERE lower(p.method) <> 'credit'
+        GROUP BY 1, 2
+     ), collected AS (
+       SELECT (cp.created_at AT TIME ZONE $6)::date AS date, cp.method, sum(cp.amount_cents)::bigint AS collected_cents
+         FROM customer_payments cp
+        WHERE cp.pharmacy_id = $1 AND (cp.created_at AT TIME ZONE $6)::date BETWEEN $2 AND $3
+          AND EXISTS (SELECT 1 FROM customer_payment_allocations a JOIN sales s ON s.pharmacy_id = a.pharmacy_id AND s.id = a.sale_id
+                       WHERE a.pharmacy_id = cp.pharmacy_id AND a.payment_id = cp.id
+                         AND ($4::uuid IS NULL OR s.branch_id = $4) AND ($5::uuid[] IS NULL OR s.branch_id = ANY ($5::uuid[])))
+        GROUP BY 1, 2
+     ), refunded AS (
+       SELECT (r.created_at AT TIME ZONE $6)::date AS date, r.refund_method AS method, sum(r.refund_cents - r.credit_cents)::bigint AS refunded_cents
+         FROM sale_returns r
+        WHERE r.pharmacy_id = $1 AND r.kind = 'return' AND r.refund_method IS NOT NULL AND r.refund_cents > r.credit_cents
+          AND (r.created_at AT TIME ZONE $6)::date BETWEEN $2 AND $3
+          AND ($4::uuid IS NULL OR r.branch_id = $4) AND ($5::uuid[] IS NULL OR r.branch_id = ANY ($5::uuid[]))
+        GROUP BY 1, 2
+     )
+     SELECT to_char(d.date, 'YYYY-MM-DD') AS date, d.method,
+            coalesce(t.sales_count, 0) AS sales_count, coalesce(t.sales_cents, 0) AS sales_cents,
+            coalesce(c.collected_cents, 0) AS collected_cents, coalesce(r.refunded_cents, 0) AS refunded_cents
+       FROM (SELECT date, method FROM taken UNION SELECT date, method FROM collected UNION SELECT date, method FROM refunded) d
+       LEFT JOIN taken t ON t.date = d.date AND t.method = d.method
+       LEFT JOIN collected c ON c.date = d.date AND c.method = d.method
+       LEFT JOIN refunded r ON r.date = d.date AND r.method = d.method
+      ORDER BY d.date, d.method`,
+    [pharmacyId, range.from, range.to, branchId, branchIds, timeZone],
+  );
+  const [credit] = await q.query<{ cents: number }>(
+    `SELECT coalesce(sum(greatest(0, s.total_cents - (s.amount_paid_cents - s.change_cents))), 0)::bigint AS cents
+       FROM sales s
+      WHERE s.pharmacy_id = $1 AND s.sale_date BETWEEN $2 AND $3 AND s.status <> 'voided'
+        AND ($4::uuid IS NULL OR s.branch_id = $4) AND ($5::uuid[] IS NULL OR s.branch_id = ANY ($5::uuid[]))`,
+    [pharmacyId, range.from, range.to, branchId, branchIds],
+  );
+  return {
+    rows: rows.map((r) => ({ ...r, sales_cents: Number(r.sales_cents), collected_cents: Number(r.collected_cents), refunded_cents: Number(r.refunded_cents) })),
+    creditGivenCents: Number(credit?.cents ?? 0),
+  };
+}
+
+// ------------------------------------------------------------------------------------------- credit owed
+
+export interface OwingSaleRow {
+  sale_id: string;
+  invoice_number: string;
+  sale_date: string;
+  total_cents: number;
+  balance_due_cents: number;
+  client_id: string;
+  client_name: string;
+  client_phone: string | null;
+  credit_period_days: number | null;
+}
+
+/** Sales that still owe something, per client oldest first; `branchIds` null = every branch. */
+export async function findOwingSales(
+  q: Queryable,
+  pharmacyId: string,
+  filters: { branchId?: string; clientId?: string },
+  branchIds: readonly string[] | null,
+): Promise<OwingSaleRow[]> {
+  const rows = await q.query<OwingSaleRow>(
+    `SELECT s.id AS sale_id, s.invoice_number, to_char(s.sale_date, 'YYYY-MM-DD') AS sale_date, s.total_cents, s.balance_due_cents,
+            c.id AS client_id, c.name AS client_name, c.phone AS client_phone, c.credit_period_days
+       FROM sales s JOIN contacts c ON c.pharmacy_id = s.pharmacy_id AND c.id = s.client_id
+      WHERE s.pharmacy_id = $1 AND s.balance_due_cents > 0 AND s.status <> 'voided'
+        AND ($2::uuid IS NULL OR s.branch_id = $2) AND ($3::uuid IS NULL OR s.client_id = $3)
+        AND ($4::uuid[] IS NULL OR s.branch_id = ANY ($4::uuid[]))
+      ORDER BY c.id, s.sale_date, s.created_at, s.invoice_number`,
+    [pharmacyId, filters.branchId ?? null, filters.clientId ?? null, branchIds],
+  );
+  return rows.map((r) => ({ ...r, total_cents: Number(r.total_cents), balance_due_cents: Number(r.balance_due_cents) }));
 }
