@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -53,28 +53,24 @@ export function createClient(body: CreateContactInput, idempotencyKey: string): 
  * holds DDA products; the phone is saved normalised (a 10-digit 0... number as 254...). The request carries an
  * Idempotency-Key made when the dialog opens, so a double click or a retry after a lost answer adds one client.
  */
-export function AddClientDialog({ open, onOpenChange, ddaInCart = false, onSaved, initialText }: AddClientDialogProps) {
+export function AddClientDialog(props: AddClientDialogProps) {
+  // Mounted on every opening: the form starts from the search text and the request from a new Idempotency-Key.
+  return props.open ? <OpenAddClientDialog {...props} /> : null;
+}
+
+function OpenAddClientDialog({ open, onOpenChange, ddaInCart = false, onSaved, initialText }: AddClientDialogProps) {
   const { t } = useTranslation('posClients');
   const queryClient = useQueryClient();
   const schema = useMemo(() => newClientFormSchema(ddaInCart), [ddaInCart]);
-  const { register, handleSubmit, reset, setError, control, formState } = useForm<NewClientFormValues, unknown, CreateContactInput>({
+  const { register, handleSubmit, setError, control, formState } = useForm<NewClientFormValues, unknown, CreateContactInput>({
     resolver: zodResolver(schema),
-    defaultValues: EMPTY,
+    defaultValues: startValues(initialText),
   });
   const errors = formState.errors;
-  const [key, setKey] = useState(() => newIdempotencyKey());
+  const [key] = useState(() => newIdempotencyKey());
   const [serverError, setServerError] = useState<string | null>(null);
   const phone = useWatch({ control, name: 'phone' });
   const normalized = phone ? normalizePhone(phone) : '';
-
-  useEffect(() => {
-    if (!open) return;
-    reset(startValues(initialText));
-    setKey(newIdempotencyKey());
-    setServerError(null);
-    // Only when the dialog opens: the search text is the start, not a live binding.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open]);
 
   const save = useMutation({
     mutationFn: (body: CreateContactInput) => createClient(body, key),

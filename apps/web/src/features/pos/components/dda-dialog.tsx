@@ -40,35 +40,6 @@ export function lastPrescriptionQuery(clientId: string) {
  */
 export function DdaPrescriptionDialog({ open, productName, clientId, initial, onConfirm, onCancel }: DdaPrescriptionDialogProps) {
   const { t } = useTranslation('posClients');
-  const last = useQuery({ ...lastPrescriptionQuery(clientId), enabled: open && !initial && Boolean(clientId) });
-  const { register, handleSubmit, reset, formState, getValues } = useForm<PrescriptionFormValues, unknown, Prescription>({
-    resolver: zodResolver(prescriptionFormSchema),
-    defaultValues: prescriptionFormValues(initial),
-  });
-  const errors = formState.errors;
-  const prefilledFrom = useRef<string | null>(null);
-
-  // Reset on open: the line's own prescription, else blank until the last one arrives.
-  useEffect(() => {
-    if (!open) return;
-    prefilledFrom.current = null;
-    reset(prescriptionFormValues(initial));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open, clientId]);
-
-  // The last prescription fills the form once, unless the cashier has already typed something.
-  const lastPrescription = last.data?.prescription ?? null;
-  useEffect(() => {
-    if (!open || initial || !lastPrescription || prefilledFrom.current === clientId) return;
-    const typed = Object.values(getValues()).some((v) => v.trim() !== '');
-    if (typed) return;
-    prefilledFrom.current = clientId;
-    reset(prescriptionFormValues(lastPrescription));
-  }, [open, initial, lastPrescription, clientId, reset, getValues]);
-
-  const prescriberMissing = Boolean(errors.doctorName || errors.hospitalName);
-  const showPrefilled = !initial && lastPrescription && last.data;
-
   return (
     <Dialog
       open={open}
@@ -87,46 +58,76 @@ export function DdaPrescriptionDialog({ open, productName, clientId, initial, on
         </>
       }
     >
-      <form id="pos-dda-form" onSubmit={(event) => void handleSubmit(onConfirm)(event)} noValidate className="space-y-4">
-        {last.isFetching && !initial ? (
-          <p role="status" className="text-sm text-slate-500">
-            {t('dda.prefillLoading')}
-          </p>
-        ) : null}
-        {showPrefilled ? (
-          <p role="status" className="rounded-md border border-sky-200 bg-sky-50 p-3 text-sm text-sky-800">
-            {t('dda.prefilled', { invoice: last.data?.invoiceNumber ?? '', date: last.data?.saleDate ? formatDate(last.data.saleDate) : '' })}
-          </p>
-        ) : null}
-        {prescriberMissing ? (
-          <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">
-            {t('dda.required', { defaultValue: DDA_PRESCRIBER_MESSAGE })}
-          </p>
-        ) : null}
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label={t('dda.doctorName')} required error={errors.doctorName && !prescriberMissing ? errors.doctorName.message : undefined}>
-            <Input {...register('doctorName')} aria-invalid={errors.doctorName ? true : undefined} maxLength={200} autoComplete="off" />
-          </Field>
-          <Field label={t('dda.hospitalName')} required error={errors.hospitalName && !prescriberMissing ? errors.hospitalName.message : undefined}>
-            <Input {...register('hospitalName')} aria-invalid={errors.hospitalName ? true : undefined} maxLength={200} autoComplete="off" />
-          </Field>
-          <Field label={t('dda.prescriptionNumber')} error={errors.prescriptionNumber?.message}>
-            <Input {...register('prescriptionNumber')} maxLength={100} autoComplete="off" />
-          </Field>
-          <Field label={t('dda.prescriptionDate')} error={errors.prescriptionDate?.message}>
-            <Input type="date" {...register('prescriptionDate')} />
-          </Field>
-          <Field label={t('dda.patientId')} error={errors.patientId?.message}>
-            <Input {...register('patientId')} maxLength={100} autoComplete="off" />
-          </Field>
-          <Field label={t('dda.doctorLicense')} error={errors.doctorLicense?.message}>
-            <Input {...register('doctorLicense')} maxLength={100} autoComplete="off" />
-          </Field>
-        </div>
-        <Field label={t('dda.notes')} error={errors.notes?.message}>
-          <Textarea {...register('notes')} rows={2} maxLength={500} />
-        </Field>
-      </form>
+      {/* Mounted on every opening (and for each client): the form starts from the line's prescription, or blank
+          until the client's last one arrives, with no reset effect to keep in step. */}
+      {open ? <DdaPrescriptionForm key={clientId} clientId={clientId} initial={initial} onConfirm={onConfirm} /> : null}
     </Dialog>
+  );
+}
+
+function DdaPrescriptionForm({ clientId, initial, onConfirm }: Pick<DdaPrescriptionDialogProps, 'clientId' | 'initial' | 'onConfirm'>) {
+  const { t } = useTranslation('posClients');
+  const last = useQuery({ ...lastPrescriptionQuery(clientId), enabled: !initial && Boolean(clientId) });
+  const { register, handleSubmit, reset, formState, getValues } = useForm<PrescriptionFormValues, unknown, Prescription>({
+    resolver: zodResolver(prescriptionFormSchema),
+    defaultValues: prescriptionFormValues(initial),
+  });
+  const errors = formState.errors;
+  const prefilled = useRef(false);
+
+  // The last prescription fills the form once, unless the cashier has already typed something.
+  const lastPrescription = last.data?.prescription ?? null;
+  useEffect(() => {
+    if (initial || !lastPrescription || prefilled.current) return;
+    const typed = Object.values(getValues()).some((v) => v.trim() !== '');
+    if (typed) return;
+    prefilled.current = true;
+    reset(prescriptionFormValues(lastPrescription));
+  }, [initial, lastPrescription, reset, getValues]);
+
+  const prescriberMissing = Boolean(errors.doctorName || errors.hospitalName);
+  const showPrefilled = !initial && lastPrescription && last.data;
+
+  return (
+    <form id="pos-dda-form" onSubmit={(event) => void handleSubmit(onConfirm)(event)} noValidate className="space-y-4">
+      {last.isFetching && !initial ? (
+        <p role="status" className="text-sm text-slate-500">
+          {t('dda.prefillLoading')}
+        </p>
+      ) : null}
+      {showPrefilled ? (
+        <p role="status" className="rounded-md border border-sky-200 bg-sky-50 p-3 text-sm text-sky-800">
+          {t('dda.prefilled', { invoice: last.data?.invoiceNumber ?? '', date: last.data?.saleDate ? formatDate(last.data.saleDate) : '' })}
+        </p>
+      ) : null}
+      {prescriberMissing ? (
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">
+          {t('dda.required', { defaultValue: DDA_PRESCRIBER_MESSAGE })}
+        </p>
+      ) : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label={t('dda.doctorName')} required error={errors.doctorName && !prescriberMissing ? errors.doctorName.message : undefined}>
+          <Input {...register('doctorName')} aria-invalid={errors.doctorName ? true : undefined} maxLength={200} autoComplete="off" />
+        </Field>
+        <Field label={t('dda.hospitalName')} required error={errors.hospitalName && !prescriberMissing ? errors.hospitalName.message : undefined}>
+          <Input {...register('hospitalName')} aria-invalid={errors.hospitalName ? true : undefined} maxLength={200} autoComplete="off" />
+        </Field>
+        <Field label={t('dda.prescriptionNumber')} error={errors.prescriptionNumber?.message}>
+          <Input {...register('prescriptionNumber')} maxLength={100} autoComplete="off" />
+        </Field>
+        <Field label={t('dda.prescriptionDate')} error={errors.prescriptionDate?.message}>
+          <Input type="date" {...register('prescriptionDate')} />
+        </Field>
+        <Field label={t('dda.patientId')} error={errors.patientId?.message}>
+          <Input {...register('patientId')} maxLength={100} autoComplete="off" />
+        </Field>
+        <Field label={t('dda.doctorLicense')} error={errors.doctorLicense?.message}>
+          <Input {...register('doctorLicense')} maxLength={100} autoComplete="off" />
+        </Field>
+      </div>
+      <Field label={t('dda.notes')} error={errors.notes?.message}>
+        <Textarea {...register('notes')} rows={2} maxLength={500} />
+      </Field>
+    </form>
   );
 }

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PauseCircle } from 'lucide-react';
@@ -72,18 +72,21 @@ export default function SuspendedSalesPage() {
   const branches = (me?.allowedBranches ?? []).map((b) => ({ value: b.id, label: b.name }));
   const filtered = branchId !== '' || clientId !== '' || age !== 'any';
 
-  async function resume(sale: SuspendedSaleSummary) {
-    setResuming(sale.id);
-    try {
-      const full = await fetchSuspendedSale(sale.id);
-      writeResumeHandoff(full);
-      await navigate('/pos');
-    } catch (error) {
-      toast.error(t('resume.failed', { message: errorMessage(error) }));
-    } finally {
-      setResuming(null);
-    }
-  }
+  const resume = useCallback(
+    async (sale: SuspendedSaleSummary) => {
+      setResuming(sale.id);
+      try {
+        const full = await fetchSuspendedSale(sale.id);
+        writeResumeHandoff(full);
+        await navigate('/pos');
+      } catch (error) {
+        toast.error(t('resume.failed', { message: errorMessage(error) }));
+      } finally {
+        setResuming(null);
+      }
+    },
+    [navigate, t],
+  );
 
   async function confirmCancel() {
     if (!toCancel) return;
@@ -178,9 +181,7 @@ export default function SuspendedSalesPage() {
           ) : null,
       }),
     ];
-    // resume is recreated each render; its inputs are in the list.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [t, mayAct, isDemo, resuming]);
+  }, [t, mayAct, isDemo, resuming, resume]);
 
   return (
     <div className="min-w-0 space-y-4">
