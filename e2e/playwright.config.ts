@@ -22,7 +22,9 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   use: {
     baseURL: BASE_URL,
-    trace: 'retain-on-failure',
+    // A trace is recorded only when a failed test is run again (CI retries once): recording one for every test
+    // (DOM snapshots and a screencast at every step) cost CPU on the two cores the whole suite shares.
+    trace: 'on-first-retry',
     screenshot: 'only-on-failure',
   },
   projects: [
@@ -47,7 +49,7 @@ export default defineConfig({
   ],
   webServer: {
     command:
-      `rm -rf /tmp/pp-e2e-data-${PORT} && DATA_DIR=/tmp/pp-e2e-data-${PORT} PORT=${PORT} PUBLIC_URL=${BASE_URL} SESSION_LOCK_MINUTES=15 npx tsx apps/server/src/main.ts`,
+      `rm -rf /tmp/pp-e2e-data-${PORT} && DATA_DIR=/tmp/pp-e2e-data-${PORT} PGLITE_FSYNC=off PORT=${PORT} PUBLIC_URL=${BASE_URL} SESSION_LOCK_MINUTES=15 npx tsx apps/server/src/main.ts`,
     cwd: repoRoot,
     url: `${BASE_URL}/api/openapi.json`,
     reuseExistingServer: false,
