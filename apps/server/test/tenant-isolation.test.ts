@@ -35,6 +35,9 @@ const WRITE_BODIES: Record<string, unknown> = {
   'POST /api/stock/transfers/:id/dispatch': { note: 'hijack' },
   'POST /api/stock/transfers/:id/receive': {},
   'POST /api/stock/transfers/:id/cancel': { note: 'hijack' },
+  'PUT /api/purchases/:id': { supplierId: randomUUID(), date: '2026-01-01', status: 'received', items: [{ productId: randomUUID(), quantity: 1, purchasePriceCents: 1, sellingPriceCents: 1 }] },
+  'POST /api/purchases/:id/receive': {},
+  'DELETE /api/purchases/:id': undefined,
 };
 
 /** Routes with a path parameter that take no tenant id, and why. */

@@ -10,6 +10,7 @@ import { registerJobs } from './jobs/jobs.routes.ts';
 import { registerProductImport } from './product-import/import.routes.ts';
 import { registerPos } from './pos/pos.routes.ts';
 import { registerProducts } from './products/products.routes.ts';
+import { registerPurchases } from './purchases/purchases.routes.ts';
 import { registerSales } from './sales/sales.routes.ts';
 import { registerSettings } from './settings/settings.routes.ts';
 import { registerStock } from './stock/stock.routes.ts';
@@ -37,6 +38,7 @@ export const modules: FastifyPluginAsync<AppDeps>[] = [
   modulePlugin('contacts', registerContacts),
   modulePlugin('sales', registerSales),
   modulePlugin('expenses', registerExpenses),
+  modulePlugin('purchases', registerPurchases),
   modulePlugin('pos', registerPos),
   modulePlugin('suspended-sales', registerSuspendedSales),
 ];

@@ -291,3 +291,19 @@ export async function productMovements(
   const { items, total } = await listMovements(q, ctx.pharmacyId, id, { ...query, branchIds });
   return { items, total, limit: query.limit, offset: query.offset };
 }
+
+/**
+ * Receiving a purchase (issue 10, decision 0034): the line's purchase price, selling price and minimum margin become
+ * the product's in that branch (so its minimum selling price follows), recording the price change. Part of receiving
+ * stock, so it needs no product:manage_price of its own: the purchase routes hold their permission.
+ */
+export async function applyPurchasePrices(
+  q: Queryable,
+  ctx: RequestContext,
+  input: { productId: string; branchId: string; purchasePriceCents: number; sellingPriceCents: number; minMarginBasisPoints: number | null; reason: string },
+): Promise<void> {
+  const values: BranchPricesInput = { purchasePriceCents: input.purchasePriceCents, reason: input.reason };
+  if (input.sellingPriceCents > 0) values.sellingPriceCents = input.sellingPriceCents;
+  if (input.minMarginBasisPoints !== null) values.minMarginBasisPoints = input.minMarginBasisPoints;
+  await writeBranchValues(q, ctx, input.productId, input.branchId, values, input.reason);
+}
