@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadKopoKopoConfig, type KopoKopoConfig } from './modules/payments/k2-config.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -43,6 +44,8 @@ export interface Config {
    * Fastify's trustProxy: false (the default: the TCP peer is the client), a hop count, or the proxies' addresses.
    */
   trustProxy: TrustProxy;
+  /** Kopo Kopo K2 (issue 11): absent without K2_CLIENT_ID, K2_CLIENT_SECRET and K2_API_KEY; npm start then runs the local simulator. */
+  kopokopo?: KopoKopoConfig;
 }
 
 /** What Fastify's trustProxy takes: off, the proxies' addresses, or a hop count (a function of the hop). */
@@ -88,5 +91,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed: env.SEED !== 'false',
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    kopokopo: loadKopoKopoConfig(env, publicUrl),
   };
 }

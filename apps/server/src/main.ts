@@ -6,6 +6,7 @@ import { migrate } from './db/migrate.ts';
 import { seedDemoData, SEEDED_USERS_TABLE } from './db/seed.ts';
 import { createMailer } from './platform/mailer.ts';
 import { createMaintenance } from './platform/maintenance.ts';
+import { startK2Simulator } from './dev/k2-simulator.ts';
 
 const config = loadConfig();
 if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
@@ -17,6 +18,12 @@ if (config.seed) {
   seeded = await seedDemoData(db);
   if (seeded) console.log('Seeded the demo data.');
 }
+// No Kopo Kopo credentials (and not production): a local K2 simulator plays M-Pesa; its page is /dev/k2 (decision 0044).
+const k2Simulator =
+  config.kopokopo || (process.env.NODE_ENV === 'production' && process.env.K2_SIMULATOR !== 'true')
+    ? null
+    : await startK2Simulator({ port: Number(process.env.K2_SIMULATOR_PORT ?? 0) });
+if (k2Simulator) config.kopokopo = k2Simulator.config(`http://${['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host}:${config.port}/webhooks/kopokopo`);
 const mailer = createMailer({ db, config });
 mailer.start();
 const app = await buildApp({ db, config, mailer, logger: true });
@@ -29,6 +36,7 @@ console.log(`\nPharmaPoint is running at ${config.publicUrl}`);
 console.log(`Listening on ${config.host}:${config.port}${config.host === '127.0.0.1' ? ' (this machine only; HOST=0.0.0.0 to accept other machines)' : ''}`);
 console.log(`Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}${config.embeddedFsync ? '' : ' (PGLITE_FSYNC=off: a power cut can lose recent commits)'}`}`);
 console.log(`Email: ${mailer.smtpConfigured ? 'SMTP (SMTP_URL)' : `not configured; read it at ${config.publicUrl}/dev/mailbox`}`);
+console.log(`M-Pesa: ${k2Simulator ? `local Kopo Kopo simulator; approve payments at ${config.publicUrl}/dev/k2` : config.kopokopo ? `Kopo Kopo K2 at ${config.kopokopo.baseUrl}` : 'not configured (set K2_CLIENT_ID, K2_CLIENT_SECRET and K2_API_KEY)'}`);
 // The sign-in table only when the demo data was just seeded (every password is in the README too).
 if (seeded) console.log('\nSeeded sign-in details:\n' + SEEDED_USERS_TABLE);
 else if (config.seed) console.log('Demo data: seeded earlier; sign-ins are listed in the README (every password Pharma#2026).');
@@ -37,6 +45,7 @@ async function shutdown() {
   await app.close();
   await maintenance.stop();
   await mailer.stop();
+  await k2Simulator?.close();
   await db.close();
   process.exit(0);
 }

@@ -208,7 +208,7 @@ describe.each(testDatabaseKinds())('health checks on %s', (kind) => {
       const health = await app.inject({ method: 'GET', url: '/health', headers: { cookie: 'pp_session=not-a-session' } });
       expect(health.statusCode).toBe(200);
       expect(health.headers['content-type']).toMatch(/^application\/json/);
-      expect(health.json()).toEqual({ status: 'ok', version: '0.1.0', database: { reachable: true } });
+      expect(health.json()).toEqual({ status: 'ok', version: '0.1.0', database: { reachable: true }, kopokopo: { configured: false, status: 'offline', simulator: false } });
       // The auth plugin left it alone: no CSRF cookie handed out, no session read.
       expect(health.headers['set-cookie']).toBeUndefined();
       const ready = await app.inject({ method: 'GET', url: '/health/ready' });

@@ -151,6 +151,13 @@ describe.each(testDatabaseKinds())('the route table on %s', (kind) => {
         'POST /api/auth/resend-verification',
         'GET /api/auth/invite/:token',
         'POST /api/auth/accept-invite',
+        // Buying the licence by M-Pesa (issue 11 items 2-4; rate-limited per address, phone and email; the owner's
+        // password only with the paying browser's secret).
+        'POST /api/payments/email-check',
+        'POST /api/payments/kopokopo/stk-push',
+        'GET /api/payments/kopokopo/status/:id',
+        'POST /api/tenants/create-owner',
+        'POST /api/emails/payment-confirmation',
         'GET /api/auth/google/start',
         'GET /api/auth/google/callback',
         'GET /api/openapi.json',

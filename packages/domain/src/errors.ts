@@ -173,6 +173,17 @@ export const ERRORS = {
   CUSTOMER_PAYMENT_ABOVE_BALANCE: { status: 409, message: 'The payment of {amount} is more than {client} owes ({balance}).' },
   CUSTOMER_PAYMENT_ON_CREDIT: { status: 400, message: 'A payment of credit sales cannot itself be on credit.' },
 
+  // Buying the licence by M-Pesa (seed 002 section 8, Payment service and purchase; issue 11)
+  PAYMENT_EMAIL_TAKEN: { status: 409, message: 'This email is already registered. Please login or use a different email.' },
+  PAYMENT_INVALID_PLAN: { status: 400, message: 'Invalid plan selection' },
+  PAYMENT_RATE_LIMITED: { status: 429, message: 'Too many payment attempts. Please wait a moment and try again.' },
+  PAYMENT_SERVICE_MISCONFIGURED: { status: 503, message: 'Payment service is not properly configured. Please contact support.' },
+  PAYMENT_NOT_FOUND: { status: 404, message: 'Payment not found' },
+  PAYMENT_NOT_COMPLETED: { status: 409, message: 'The payment was not completed. Please try again.' },
+  PAYMENT_SIGNATURE_INVALID: { status: 401, message: 'Invalid signature' },
+  OWNER_SETUP_INVALID: { status: 403, message: 'Missing required information. Please start over from the purchase page.' },
+  OWNER_ALREADY_SET_UP: { status: 409, message: 'An account with this email already exists. Please login instead.' },
+
   INTERNAL: { status: 500, message: 'An unexpected error occurred.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -7,6 +7,7 @@ import { registerEvents } from './events/events.routes.ts';
 import { registerExpenses } from './expenses/expenses.routes.ts';
 import { registerHealth } from './health/health.routes.ts';
 import { registerJobs } from './jobs/jobs.routes.ts';
+import { registerPayments } from './payments/payments.routes.ts';
 import { registerProductImport } from './product-import/import.routes.ts';
 import { registerPos } from './pos/pos.routes.ts';
 import { registerProducts } from './products/products.routes.ts';
@@ -41,4 +42,5 @@ export const modules: FastifyPluginAsync<AppDeps>[] = [
   modulePlugin('purchases', registerPurchases),
   modulePlugin('pos', registerPos),
   modulePlugin('suspended-sales', registerSuspendedSales),
+  modulePlugin('payments', registerPayments),
 ];

@@ -7,7 +7,7 @@ import { health, readiness } from './health.service.ts';
  * Health checks for load balancers and monitors (issue 7 item 7): JSON, public, no session lookup (the auth plugin
  * skips public /health routes) and not logged (they are called every few seconds).
  */
-export const registerHealth: ModuleRegistrar = (app, { db }) => {
+export const registerHealth: ModuleRegistrar = (app, { db, config }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['health'];
 
@@ -18,7 +18,7 @@ export const registerHealth: ModuleRegistrar = (app, { db }) => {
       logLevel: 'silent',
       schema: { tags, summary: 'Liveness: status, version and whether the database answers', response: { 200: healthResponseSchema } },
     },
-    async () => health(db),
+    async () => health(db, config),
   );
 
   r.get(

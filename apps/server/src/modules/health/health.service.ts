@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { HealthResponse, ReadinessResponse } from '@pharmapoint/domain/health';
+import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
+import { kopokopoHealth } from '../payments/payments.service.ts';
 import { runTransaction } from '../../platform/transaction.ts';
 import { ping } from './health.repository.ts';
 
@@ -28,10 +30,10 @@ export async function databaseReachable(db: Database, timeoutMs = DATABASE_TIMEO
   }
 }
 
-/** GET /health: alive (always answers), the version, and whether the database answers. */
-export async function health(db: Database): Promise<HealthResponse> {
-  const reachable = await databaseReachable(db);
-  return { status: reachable ? 'ok' : 'degraded', version: SERVER_VERSION, database: { reachable } };
+/** GET /health: alive (always answers), the version, whether the database answers, and the payment provider's state. */
+export async function health(db: Database, config: Config): Promise<HealthResponse> {
+  const [reachable, kopokopo] = await Promise.all([databaseReachable(db), kopokopoHealth(config)]);
+  return { status: reachable ? 'ok' : 'degraded', version: SERVER_VERSION, database: { reachable }, kopokopo };
 }
 
 /** GET /health/ready: ready to serve when the database answers. */

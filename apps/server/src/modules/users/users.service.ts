@@ -212,3 +212,13 @@ export async function patchMember(q: Queryable, ctx: RequestContext, userId: str
   await audit(q, ctx, isActive === before.isActive ? 'update' : isActive ? 'reactivate' : 'deactivate', 'user', userId, before, member);
   return { user: member };
 }
+
+/**
+ * An account with no password yet for a new pharmacy's owner (a licence paid by M-Pesa, issue 11): the owner
+ * chooses the password on /password-setup. Null when the email already has an account.
+ */
+export async function createOwnerAccount(q: Queryable, email: string, name: string): Promise<string | null> {
+  const normalized = email.trim().toLowerCase();
+  if (await findUserIdByEmail(q, normalized)) return null;
+  return insertInvitedUser(q, normalized, name);
+}

@@ -1,0 +1,125 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  createOwnerRequestSchema,
+  createOwnerResponseSchema,
+  emailCheckRequestSchema,
+  emailCheckResponseSchema,
+  paymentConfirmationEmailRequestSchema,
+  paymentConfirmationEmailResponseSchema,
+  paymentIdParamsSchema,
+  paymentStatusResponseSchema,
+  stkPushRequestSchema,
+  stkPushResponseSchema,
+} from '@pharmapoint/domain/platform-payments';
+import { AppError } from '../../platform/errors.ts';
+import type { ModuleRegistrar } from '../../platform/module.ts';
+import { isLoopback } from '../auth/dev-mailbox.ts';
+import { K2_CALLBACK_PATH } from './k2-config.ts';
+import { readK2Result, verifySignature } from './k2.client.ts';
+import { createPaymentsRunner } from './payments.jobs.ts';
+import { applyK2Result, checkEmail, createOwner, paymentStatus, requestConfirmationEmail, startLicencePayment } from './payments.service.ts';
+
+/**
+ * Buying the licence by M-Pesa through Kopo Kopo K2 (issue 11 items 2-4), with the paths of seed 002 section 7, the
+ * signed K2 callback, and the worker that sends STK pushes and reconciles by status queries.
+ */
+export const registerPayments: ModuleRegistrar = (app, deps) => {
+  const { db, config } = deps;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['payments'];
+
+  r.post(
+    '/api/payments/email-check',
+    {
+      config: { access: 'public' },
+      schema: { tags, summary: 'Is this email free for a new pharmacy (no account and no pharmacy has it)?', body: emailCheckRequestSchema, response: { 200: emailCheckResponseSchema } },
+    },
+    async (request) => checkEmail(db, request.body.email),
+  );
+
+  r.post(
+    '/api/payments/kopokopo/stk-push',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: 'Start buying the licence: a pending payment of the server’s price and an M-Pesa STK push to the phone',
+        body: stkPushRequestSchema,
+        response: { 200: stkPushResponseSchema },
+      },
+    },
+    async (request) => startLicencePayment(deps, request.body, { ip: request.ip }),
+  );
+
+  r.get(
+    '/api/payments/kopokopo/status/:id',
+    {
+      config: { access: 'public' },
+      schema: { tags, summary: 'The state of a licence payment (polled by the purchase screen)', params: paymentIdParamsSchema, response: { 200: paymentStatusResponseSchema } },
+    },
+    async (request) => paymentStatus(db, request.params.id),
+  );
+
+  r.post(
+    '/api/tenants/create-owner',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: 'The owner of a paid licence sets their password (once, with the secret the paying browser holds)',
+        body: createOwnerRequestSchema,
+        response: { 200: createOwnerResponseSchema },
+      },
+    },
+    async (request) => createOwner(db, request.body),
+  );
+
+  r.post(
+    '/api/emails/payment-confirmation',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: 'Queue the confirmation email of a completed payment (once per payment; to the payment’s owner email)',
+        body: paymentConfirmationEmailRequestSchema,
+        response: { 200: paymentConfirmationEmailResponseSchema },
+      },
+    },
+    async (request) => requestConfirmationEmail(deps, request.body.transactionId),
+  );
+
+  // The K2 callback: the body is kept as raw bytes, its signature checked before anything is parsed or stored.
+  app.register(async (hooks) => {
+    hooks.removeAllContentTypeParsers();
+    hooks.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 65536 }, (_request, body, done) => done(null, body));
+    hooks.post(K2_CALLBACK_PATH, { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
+      const k2 = config.kopokopo;
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      if (!k2 || !verifySignature(k2.apiKey, raw, request.headers['x-kopokopo-signature'])) throw new AppError('PAYMENT_SIGNATURE_INVALID');
+      let parsed: unknown;
+      const text = raw.toString('utf8');
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw new AppError('MALFORMED_JSON');
+      }
+      await applyK2Result(deps, readK2Result(parsed), { body: text, source: 'callback' });
+      return reply.status(200).send({ received: true });
+    });
+  });
+
+  if (config.kopokopo?.simulator && config.kopokopo.baseUrl) {
+    // The simulator's page (this machine only): plays the customer's phone.
+    const page = config.kopokopo.baseUrl;
+    app.get('/dev/k2', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
+      if (config.trustProxy !== false || !isLoopback(request.socket.remoteAddress)) throw new AppError('NOT_FOUND');
+      return reply.redirect(`${page}/`);
+    });
+  }
+
+  if (config.kopokopo) {
+    const runner = createPaymentsRunner(deps);
+    app.addHook('onListen', async () => runner.start(1000));
+    app.addHook('onClose', async () => runner.stop());
+  }
+};

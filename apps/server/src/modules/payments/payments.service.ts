@@ -1,0 +1,353 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { normalizeMpesaPhone } from '@pharmapoint/domain/phone';
+import {
+  canMovePayment,
+  LICENCE_PLAN,
+  PLATFORM_PRICES,
+  subdomainSlug,
+  type CreateOwnerRequest,
+  type CreateOwnerResponse,
+  type KopokopoHealth,
+  type PaymentStatus,
+  type PaymentStatusResponse,
+  type StkPushRequest,
+  type StkPushResponse,
+} from '@pharmapoint/domain/platform-payments';
+import type { Config } from '../../config.ts';
+import type { Database, Queryable } from '../../db/database.ts';
+import { AppError } from '../../platform/errors.ts';
+import { enqueueJob } from '../../platform/jobs.ts';
+import type { Mailer } from '../../platform/mailer.ts';
+import { hashPassword } from '../../platform/passwords.ts';
+import { hashSecret, newSecret } from '../../platform/tokens.ts';
+import { runTransaction } from '../../platform/transaction.ts';
+import { audit } from '../audit/audit.service.ts';
+import { assertNewPassword } from '../auth/auth.service.ts';
+import { createPharmacy } from '../tenancy/pharmacy.service.ts';
+import { createOwnerAccount } from '../users/users.service.ts';
+import { accessToken, type K2Result } from './k2.client.ts';
+import {
+  claimStkPush,
+  countRecentPayments,
+  emailRegistered,
+  findPayment,
+  findPaymentByReceipt,
+  flagPayment,
+  insertPayment,
+  insertPaymentEvent,
+  markConfirmationQueued,
+  markProvisioned,
+  movePayment,
+  setFirstPassword,
+  setPharmacySlug,
+  slugsLike,
+  type PaymentRow,
+} from './payments.repository.ts';
+
+export interface PaymentDeps {
+  db: Database;
+  config: Config;
+  mailer: Mailer;
+}
+
+/** Job kinds of the payments module (decision 0011): the STK push and the status query that reconciles. */
+export const STK_PUSH_JOB = 'k2_stk_push';
+export const STATUS_QUERY_JOB = 'k2_status_query';
+
+/** Limits on starting payments (decision 0045): per address, and per phone and per email. */
+export const STK_LIMITS = { windowMinutes: 15, perIp: 20, perPhone: 5, perEmail: 5 } as const;
+
+/**
+ * Reconciliation (decision 0044): the first status query this long after the STK push, then again every
+ * `everyMs`, at most `max` times. A callback that never comes is found by these queries.
+ */
+export const RECONCILE = { firstMs: 90_000, everyMs: 60_000, max: 15 };
+
+/** Test hook: shorter reconciliation delays. */
+export function setReconcileTiming(timing: Partial<typeof RECONCILE>): void {
+  Object.assign(RECONCILE, timing);
+}
+
+function minutesBefore(now: Date, minutes: number): Date {
+  return new Date(now.getTime() - minutes * 60_000);
+}
+
+/** POST /api/payments/email-check: may this email buy a licence (no user, no pharmacy owns it)? */
+export async function checkEmail(db: Database, email: string): Promise<{ available: boolean }> {
+  const normalized = email.trim().toLowerCase();
+  return runTransaction(db, {}, async (q) => ({ available: !(await emailRegistered(q, normalized)) }));
+}
+
+/**
+ * POST /api/payments/kopokopo/stk-push: records a pending licence payment of the server's price and queues the STK
+ * push (a job, so the K2 call happens only if this commits and is retried if K2 is down). Refuses a registered
+ * email, a plan other than 'complete', and more starts than the limits allow.
+ */
+export async function startLicencePayment(deps: PaymentDeps, input: StkPushRequest, client: { ip: string }, now = new Date()): Promise<StkPushResponse> {
+  if (!deps.config.kopokopo) throw new AppError('PAYMENT_SERVICE_MISCONFIGURED');
+  if (input.plan !== LICENCE_PLAN) throw new AppError('PAYMENT_INVALID_PLAN');
+  const email = input.ownerEmail.trim().toLowerCase();
+  const phone = normalizeMpesaPhone(input.phoneNumber);
+  const price = PLATFORM_PRICES[LICENCE_PLAN];
+  const setupToken = newSecret();
+  const id = randomUUID();
+  await runTransaction(deps.db, {}, async (q) => {
+    if (await emailRegistered(q, email)) throw new AppError('PAYMENT_EMAIL_TAKEN');
+    const recent = await countRecentPayments(q, { ip: client.ip, phone, email, since: minutesBefore(now, STK_LIMITS.windowMinutes) });
+    if (recent.ip >= STK_LIMITS.perIp || recent.phone >= STK_LIMITS.perPhone || recent.email >= STK_LIMITS.perEmail) {
+      throw new AppError('PAYMENT_RATE_LIMITED');
+    }
+    await insertPayment(q, {
+      id,
+      purpose: 'licence',
+      plan: LICENCE_PLAN,
+      amountCents: price.amountCents,
+      phone,
+      ownerEmail: email,
+      ownerName: input.ownerName,
+      pharmacyName: input.pharmacyName,
+      registration: {
+        ownerPhone: input.ownerPhone ?? null,
+        location: input.location,
+        county: input.county || null,
+        licenseNumber: input.licenseNumber || null,
+      },
+      clientIp: client.ip.slice(0, 100),
+      setupTokenHash: hashSecret(setupToken),
+      forPharmacyId: null,
+      requestedBy: null,
+      at: now,
+    });
+    await enqueueJob(q, { kind: STK_PUSH_JOB, payload: { paymentId: id }, maxAttempts: 6 });
+  });
+  return {
+    success: true,
+    transactionId: id,
+    setupToken,
+    amount: price.amountCents / 100,
+    message: 'Payment request sent. Check your phone and enter your M-Pesa PIN.',
+  };
+}
+
+function toStatus(p: PaymentRow): PaymentStatusResponse {
+  return {
+    success: true,
+    transaction: {
+      id: p.id,
+      status: p.status,
+      amount: p.amountCents / 100,
+      phoneNumber: p.phone,
+      mpesaReceiptNumber: p.mpesaReceipt,
+      failureReason: p.failureReason,
+      plan: p.plan,
+      pharmacyName: p.pharmacyName,
+      ownerEmail: p.ownerEmail,
+      ownerName: p.ownerName,
+      pharmacyId: p.provisionedPharmacyId,
+      subdomain: p.subdomain,
+      completedAt: p.completedAt,
+    },
+  };
+}
+
+/** GET /api/payments/kopokopo/status/:id: what the purchase screen polls. */
+export async function paymentStatus(db: Database, id: string): Promise<PaymentStatusResponse> {
+  const payment = await runTransaction(db, {}, (q) => findPayment(q, id));
+  if (!payment || payment.purpose !== 'licence') throw new AppError('PAYMENT_NOT_FOUND');
+  return toStatus(payment);
+}
+
+/** A free subdomain for the pharmacy: its slug, or the slug with the first free number. */
+async function freeSubdomain(q: Queryable, name: string): Promise<string> {
+  const base = subdomainSlug(name);
+  const taken = new Set(await slugsLike(q, base));
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n += 1) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+function confirmationEmail(p: PaymentRow, config: Config): { to: string; subject: string; text: string } {
+  const amount = (p.amountCents / 100).toLocaleString('en-KE', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return {
+    to: p.ownerEmail,
+    subject: `Payment received: ${p.pharmacyName} on PharmaPoint`,
+    text: [
+      `Hello ${p.ownerName},`,
+      '',
+      `We received your M-Pesa payment of KSh ${amount} for the ${PLATFORM_PRICES.complete.name} of PharmaPoint.`,
+      `Pharmacy: ${p.pharmacyName}`,
+      `Transaction ID: ${p.id}`,
+      `M-Pesa receipt: ${p.mpesaReceipt ?? '-'}`,
+      `Payment date: ${(p.completedAt ? new Date(p.completedAt) : new Date()).toISOString().slice(0, 10)}`,
+      '',
+      `Set your password to finish your account, then sign in at ${config.publicUrl}/login.`,
+      'Your hosting is paid for one year.',
+    ].join('\n'),
+  };
+}
+
+/**
+ * Creates the pharmacy of a completed licence payment, in the caller's transaction: the owner's account (no
+ * password yet), the pharmacy (pharm_ id, subdomain), its standard subscription with hosting paid for a year, its
+ * Main Branch, default settings and the owner's membership (tenancy's createPharmacy), and the confirmation email.
+ * A second payment for an email that already has an account creates nothing and is flagged for the operator.
+ */
+async function provision(q: Queryable, deps: PaymentDeps, payment: PaymentRow, now: Date): Promise<void> {
+  const userId = await createOwnerAccount(q, payment.ownerEmail, payment.ownerName);
+  if (!userId) {
+    await flagPayment(q, payment.id, 'duplicate_registration', now);
+    return;
+  }
+  const created = await createPharmacy(q, { name: payment.pharmacyName, ownerUserId: userId, plan: 'standard', now });
+  const subdomain = await freeSubdomain(q, payment.pharmacyName);
+  await setPharmacySlug(q, created.pharmacyId, subdomain);
+  await markProvisioned(q, payment.id, { pharmacyId: created.pharmacyId, ownerUserId: userId, subdomain });
+  await audit(q, { pharmacyId: created.pharmacyId, userId }, 'create', 'pharmacy', created.pharmacyId, null, {
+    name: payment.pharmacyName,
+    subdomain,
+    createdVia: 'payment_registration',
+    transactionId: payment.id,
+  });
+  if (await markConfirmationQueued(q, payment.id)) {
+    const after = (await findPayment(q, payment.id)) ?? payment;
+    await deps.mailer.enqueue(q, confirmationEmail(after, deps.config), created.pharmacyId);
+  }
+}
+
+/**
+ * Applies what K2 said about a payment (a verified callback, or a status answer), once: the raw body is recorded,
+ * the payment row is locked, and it moves only forward. A completed licence payment provisions its pharmacy in
+ * the same transaction, so five copies of one callback at once give one pharmacy.
+ */
+export async function applyK2Result(
+  deps: PaymentDeps,
+  result: K2Result,
+  raw: { body: string; source: 'callback' | 'status_query' },
+  now = new Date(),
+): Promise<{ paymentId: string | null; status: PaymentStatus | null }> {
+  return runTransaction(deps.db, {}, async (q) => {
+    if (result.status === 'Reversed') return applyReversal(q, result, raw.body, now);
+    const payment = result.paymentId && /^[0-9a-f-]{36}$/i.test(result.paymentId) ? await findPayment(q, result.paymentId, { forUpdate: true }) : undefined;
+    // A result for an incoming payment we did not ask for (or another payment's location): recorded, nothing moves.
+    const matches = payment && (!payment.k2Location || !result.id || payment.k2Location.endsWith(`/${result.id}`));
+    await insertPaymentEvent(q, { paymentId: matches ? payment.id : null, source: raw.source, k2Id: result.id, k2Status: result.status, rawBody: raw.body, at: now });
+    if (!payment || !matches) return { paymentId: null, status: null };
+    if (result.status === 'Success') {
+      if (payment.status === 'completed') {
+        // The same callback again: applied once. A different receipt is a second payment for the same request.
+        if (result.reference && payment.mpesaReceipt && result.reference !== payment.mpesaReceipt) await flagPayment(q, payment.id, 'duplicate_payment', now);
+        return { paymentId: payment.id, status: payment.status };
+      }
+      if (payment.status !== 'pending') {
+        await flagPayment(q, payment.id, 'paid_after_failure', now);
+        return { paymentId: payment.id, status: payment.status };
+      }
+      await movePayment(q, payment.id, 'pending', 'completed', { at: now, receipt: result.reference });
+      const paidCents = result.amount === null ? payment.amountCents : Math.round(result.amount * 100);
+      if (paidCents < payment.amountCents) {
+        await flagPayment(q, payment.id, 'amount_mismatch', now);
+        return { paymentId: payment.id, status: 'completed' };
+      }
+      const completed = (await findPayment(q, payment.id)) ?? payment;
+      if (completed.purpose === 'licence') await provision(q, deps, completed, now);
+      return { paymentId: payment.id, status: 'completed' };
+    }
+    if (result.status === 'Failed' && canMovePayment(payment.status, 'failed')) {
+      await movePayment(q, payment.id, 'pending', 'failed', { at: now, failureReason: result.errors ?? 'The payment was not completed. Please try again.' });
+      return { paymentId: payment.id, status: 'failed' };
+    }
+    return { paymentId: payment.id, status: payment.status };
+  });
+}
+
+/** A reversal (buygoods_transaction_reversed, matched on the receipt): completed -> reversed, flagged when provisioned. */
+async function applyReversal(q: Queryable, result: K2Result, body: string, now: Date): Promise<{ paymentId: string | null; status: PaymentStatus | null }> {
+  const payment = result.reference ? await findPaymentByReceipt(q, result.reference, { forUpdate: true }) : undefined;
+  await insertPaymentEvent(q, { paymentId: payment?.id ?? null, source: 'reversal', k2Id: result.id, k2Status: 'Reversed', rawBody: body, at: now });
+  if (!payment) return { paymentId: null, status: null };
+  if (canMovePayment(payment.status, 'reversed')) {
+    await movePayment(q, payment.id, payment.status, 'reversed', { at: now, failureReason: 'The M-Pesa payment was reversed.' });
+    if (payment.provisionedPharmacyId) await flagPayment(q, payment.id, 'reversed_after_provisioning', now);
+    return { paymentId: payment.id, status: 'reversed' };
+  }
+  return { paymentId: payment.id, status: payment.status };
+}
+
+/** Queues the next status query of a payment (reconciliation). */
+export async function queueStatusQuery(q: Queryable, paymentId: string, delayMs: number, now = new Date()): Promise<void> {
+  await enqueueJob(q, { kind: STATUS_QUERY_JOB, payload: { paymentId }, runAt: new Date(now.getTime() + delayMs), maxAttempts: 5 });
+}
+
+/** Claims the one STK push of a payment; undefined when it is not pending or was already sent. */
+export async function claimPush(db: Database, paymentId: string, now = new Date()): Promise<PaymentRow | undefined> {
+  return runTransaction(db, {}, async (q) => {
+    const payment = await findPayment(q, paymentId, { forUpdate: true });
+    if (!payment || payment.status !== 'pending') return undefined;
+    return (await claimStkPush(q, paymentId, now)) ? payment : undefined;
+  });
+}
+
+/** Marks a payment failed when K2 refused the STK push itself. */
+export async function failPayment(db: Database, paymentId: string, reason: string, now = new Date()): Promise<void> {
+  await runTransaction(db, {}, (q) => movePayment(q, paymentId, 'pending', 'failed', { at: now, failureReason: reason.slice(0, 500) }));
+}
+
+/**
+ * POST /api/tenants/create-owner: the owner of a completed licence payment sets their password, with the secret
+ * the paying browser got from stk-push. Only once: a second call is refused and changes nothing.
+ */
+export async function createOwner(db: Database, input: CreateOwnerRequest, now = new Date()): Promise<CreateOwnerResponse> {
+  assertNewPassword(input.password, input.confirmPassword);
+  const payment = await runTransaction(db, {}, (q) => findPayment(q, input.transactionId));
+  if (!payment || payment.purpose !== 'licence' || !payment.setupTokenHash) throw new AppError('OWNER_SETUP_INVALID');
+  const expected = Buffer.from(payment.setupTokenHash);
+  const got = Buffer.from(hashSecret(input.setupToken));
+  if (expected.length !== got.length || !timingSafeEqual(expected, got)) throw new AppError('OWNER_SETUP_INVALID');
+  if (input.email.trim().toLowerCase() !== payment.ownerEmail) throw new AppError('OWNER_SETUP_INVALID');
+  if (payment.status !== 'completed' || !payment.ownerUserId || !payment.provisionedPharmacyId) {
+    throw new AppError(payment.attention === 'duplicate_registration' ? 'OWNER_ALREADY_SET_UP' : 'PAYMENT_NOT_COMPLETED');
+  }
+  const hash = await hashPassword(input.password);
+  const userId = payment.ownerUserId;
+  const pharmacyId = payment.provisionedPharmacyId;
+  await runTransaction(db, { pharmacyId, userId }, async (q) => {
+    if (!(await setFirstPassword(q, userId, hash, now))) throw new AppError('OWNER_ALREADY_SET_UP');
+    await audit(q, { pharmacyId, userId }, 'update', 'user', userId, null, { passwordSet: true, via: 'password_setup' });
+  });
+  return { success: true, email: payment.ownerEmail, pharmacy: { id: pharmacyId, name: payment.pharmacyName, subdomain: payment.subdomain } };
+}
+
+/** POST /api/emails/payment-confirmation: queues the confirmation email of a completed payment, once. */
+export async function requestConfirmationEmail(deps: PaymentDeps, paymentId: string): Promise<{ success: true; queued: boolean }> {
+  return runTransaction(deps.db, {}, async (q) => {
+    const payment = await findPayment(q, paymentId, { forUpdate: true });
+    if (!payment) throw new AppError('PAYMENT_NOT_FOUND');
+    if (payment.status !== 'completed') throw new AppError('PAYMENT_NOT_COMPLETED');
+    if (!(await markConfirmationQueued(q, payment.id))) return { success: true as const, queued: false };
+    await deps.mailer.enqueue(q, confirmationEmail(payment, deps.config), null);
+    return { success: true as const, queued: true };
+  });
+}
+
+const healthCache = { at: 0, online: false };
+const HEALTH_CACHE_MS = 30_000;
+
+/** The kopokopo part of GET /health: configured, and online when an OAuth token can be had (cached 30 s). */
+export async function kopokopoHealth(config: Config): Promise<KopokopoHealth> {
+  const k2 = config.kopokopo;
+  if (!k2) return { configured: false, status: 'offline', simulator: false };
+  if (Date.now() - healthCache.at > HEALTH_CACHE_MS) {
+    try {
+      await accessToken(k2, { timeoutMs: 3000 });
+      healthCache.online = true;
+    } catch {
+      healthCache.online = false;
+    }
+    healthCache.at = Date.now();
+  }
+  return { configured: true, status: healthCache.online ? 'online' : 'offline', simulator: k2.simulator };
+}
+
+/** Forget the cached health answer (tests). */
+export function resetKopokopoHealth(): void {
+  healthCache.at = 0;
+}
