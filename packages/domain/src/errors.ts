@@ -157,6 +157,18 @@ export const ERRORS = {
   CONTACT_PHONE_REQUIRED: { status: 400, message: 'Phone number is required' },
   CONTACT_LOCATION_REQUIRED_DDA: { status: 400, message: 'Location is required for DDA products' },
   CONTACT_ADDRESS_REQUIRED_DDA: { status: 400, message: 'Full address is required for DDA products' },
+  // Contacts screen (seed 002 sections 3 and 5; decision 0040)
+  CONTACT_NAME_MISSING: { status: 400, message: 'Name is required' },
+  CONTACT_TYPE_UNKNOWN: { status: 400, message: 'Type must be customer, supplier or other.' },
+  CONTACT_CREDIT_TERMS_UNKNOWN: { status: 400, message: "Credit terms must read like '30 days', '30d', '2 months', '2m', 'net 30' or a number of days." },
+  CONTACT_CREDIT_TERMS_TOO_LONG: { status: 400, message: 'Credit terms must be at most 365 days.' },
+  // Supplier payments (seed 002 sections 5 and 8; decision 0041)
+  SUPPLIER_PAYMENT_MISSING_FIELDS: { status: 400, message: 'Missing required payment fields' },
+  SUPPLIER_PAYMENT_AMOUNT_INVALID: { status: 400, message: 'The amount must be more than KES 0.00.' },
+  SUPPLIER_PAYMENT_REFERENCE_REQUIRED: { status: 400, message: 'A reference is required for {method} payments.' },
+  SUPPLIER_PAYMENT_DATE_IN_FUTURE: { status: 400, message: 'The payment date cannot be in the future.' },
+  SUPPLIER_PAYMENT_INVOICE_UNKNOWN: { status: 404, message: 'The invoice chosen is not an open purchase of this supplier.' },
+  CONTACT_IMPORT_INVALID: { status: 400, message: 'No contacts were imported: {count} row problem(s). Correct the file and import it again.' },
 
   // Expenses recorded at the till (seed 001 section 5, Expense; decision 0027)
   EXPENSE_DATE_IN_FUTURE: { status: 400, message: 'The expense date cannot be in the future.' },

@@ -37,6 +37,7 @@ export const modules: FastifyPluginAsync<AppDeps>[] = [
   modulePlugin('products', registerProducts),
   modulePlugin('stock', registerStock),
   modulePlugin('contacts', registerContacts),
+  modulePlugin('supplier-payments', registerSupplierPayments),
   modulePlugin('sales', registerSales),
   modulePlugin('expenses', registerExpenses),
   modulePlugin('purchases', registerPurchases),

@@ -1,0 +1,264 @@
+import type { AllocationDetails, OpenInvoice, SupplierPayment, SupplierPaymentMethod, SupplierReportSettings } from '@pharmapoint/domain/supplier-payments';
+import type { Queryable } from '../../db/database.ts';
+import { likeEscape } from '../../db/sql.ts';
+
+/**
+ * All SQL of supplier payments, their allocations and the supplier balances report. Purchases and purchase returns
+ * (migration 0019, module purchases) are read here by joins: only purchases not deleted and not cancelled are
+ * invoices (decision 0041).
+ */
+
+/** A purchase that counts as an invoice of its supplier. */
+const LIVE_PURCHASE = `p.deleted_at IS NULL AND p.status <> 'cancelled'`;
+
+export interface SupplierRef {
+  id: string;
+  name: string;
+  phone: string | null;
+  isActive: boolean;
+  creditPeriodDays: number | null;
+  creditTerms: string | null;
+}
+
+interface SupplierRow {
+  id: string;
+  name: string;
+  phone: string | null;
+  is_active: boolean;
+  credit_period_days: number | null;
+  credit_terms: string | null;
+}
+const toSupplier = (r: SupplierRow): SupplierRef => ({ id: r.id, name: r.name, phone: r.phone, isActive: r.is_active, creditPeriodDays: r.credit_period_days, creditTerms: r.credit_terms });
+
+/** A supplier of the pharmacy; `lock` takes its row for the transaction (payments of one supplier are serialised). */
+export async function findSupplier(q: Queryable, pharmacyId: string, id: string, lock = false): Promise<SupplierRef | undefined> {
+  const [row] = await q.query<SupplierRow>(
+    `SELECT id, name, phone, is_active, credit_period_days, credit_terms FROM contacts WHERE pharmacy_id = $1 AND id = $2 AND type = 'supplier'${lock ? ' FOR UPDATE' : ''}`,
+    [pharmacyId, id],
+  );
+  return row ? toSupplier(row) : undefined;
+}
+
+export interface InvoiceRow extends OpenInvoice {
+  status: string;
+}
+
+/** A supplier's invoices, oldest first, with what returns took off each and what live payments paid on each. */
+export async function supplierInvoices(q: Queryable, pharmacyId: string, supplierId: string): Promise<InvoiceRow[]> {
+  const rows = await q.query<{ id: string; purchase_number: string; date: string; status: string; total_cents: string; returned: string; paid: string }>(
+    `SELECT p.id, p.purchase_number, to_char(p.purchase_date, 'YYYY-MM-DD') AS date, p.status, p.total_cents,
+            coalesce((SELECT sum(r.total_cents) FROM purchase_returns r WHERE r.pharmacy_id = p.pharmacy_id AND r.purchase_id = p.id), 0)::bigint AS returned,
+            coalesce((SELECT sum(a.amount_cents) FROM supplier_payment_allocations a
+                        JOIN supplier_payments sp ON sp.pharmacy_id = a.pharmacy_id AND sp.id = a.payment_id AND sp.deleted_at IS NULL
+                       WHERE a.pharmacy_id = p.pharmacy_id AND a.purchase_id = p.id AND a.removed_at IS NULL), 0)::bigint AS paid
+       FROM purchases p
+      WHERE p.pharmacy_id = $1 AND p.supplier_id = $2 AND ${LIVE_PURCHASE}
+      ORDER BY p.purchase_date, p.purchase_number, p.id`,
+    [pharmacyId, supplierId],
+  );
+  return rows.map((r) => ({ id: r.id, number: r.purchase_number, date: r.date, status: r.status, totalCents: Number(r.total_cents), returnedCents: Number(r.returned), paidCents: Number(r.paid) }));
+}
+
+/** Every open invoice of the pharmacy (what is owed on it after returns and payments is above 0), for the report. */
+export async function openInvoicesOfAll(q: Queryable, pharmacyId: string): Promise<(InvoiceRow & { supplierId: string })[]> {
+  const rows = await q.query<{ id: string; supplier_id: string; purchase_number: string; date: string; status: string; total_cents: string; returned: string; paid: string }>(
+    `WITH r AS (SELECT purchase_id, sum(total_cents)::bigint AS s FROM purchase_returns WHERE pharmacy_id = $1 GROUP BY 1),
+          a AS (SELECT a.purchase_id, sum(a.amount_cents)::bigint AS s FROM supplier_payment_allocations a
+                  JOIN supplier_payments sp ON sp.pharmacy_id = a.pharmacy_id AND sp.id = a.payment_id AND sp.deleted_at IS NULL
+                 WHERE a.pharmacy_id = $1 AND a.removed_at IS NULL GROUP BY 1)
+     SELECT p.id, p.supplier_id, p.purchase_number, to_char(p.purchase_date, 'YYYY-MM-DD') AS date, p.status, p.total_cents,
+            coalesce(r.s, 0) AS returned, coalesce(a.s, 0) AS paid
+       FROM purchases p LEFT JOIN r ON r.purchase_id = p.id LEFT JOIN a ON a.purchase_id = p.id
+      WHERE p.pharmacy_id = $1 AND ${LIVE_PURCHASE} AND p.total_cents - coalesce(r.s, 0) - coalesce(a.s, 0) > 0
+      ORDER BY p.supplier_id, p.purchase_date, p.purchase_number, p.id`,
+    [pharmacyId],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    supplierId: r.supplier_id,
+    number: r.purchase_number,
+    date: r.date,
+    status: r.status,
+    totalCents: Number(r.total_cents),
+    returnedCents: Number(r.returned),
+    paidCents: Number(r.paid),
+  }));
+}
+
+/**
+ * Payments whose amount is not all allocated to live invoices (their credit), oldest first; of one supplier or all.
+ * `except` leaves one payment out (the one being edited).
+ */
+export async function paymentCredits(q: Queryable, pharmacyId: string, supplierId: string | null, except: string | null = null): Promise<{ paymentId: string; supplierId: string; creditCents: number }[]> {
+  const rows = await q.query<{ id: string; supplier_id: string; credit: string }>(
+    `SELECT sp.id, sp.supplier_id, (sp.amount_cents - coalesce(sum(a.amount_cents) FILTER (WHERE p.id IS NOT NULL), 0))::bigint AS credit
+       FROM supplier_payments sp
+       LEFT JOIN supplier_payment_allocations a ON a.pharmacy_id = sp.pharmacy_id AND a.payment_id = sp.id AND a.removed_at IS NULL
+       LEFT JOIN purchases p ON p.pharmacy_id = a.pharmacy_id AND p.id = a.purchase_id AND ${LIVE_PURCHASE}
+      WHERE sp.pharmacy_id = $1 AND sp.deleted_at IS NULL AND ($2::uuid IS NULL OR sp.supplier_id = $2::uuid) AND ($3::uuid IS NULL OR sp.id <> $3::uuid)
+      GROUP BY sp.id, sp.supplier_id, sp.amount_cents, sp.payment_date, sp.created_at
+     HAVING sp.amount_cents - coalesce(sum(a.amount_cents) FILTER (WHERE p.id IS NOT NULL), 0) > 0
+      ORDER BY sp.payment_date, sp.created_at, sp.id`,
+    [pharmacyId, supplierId, except],
+  );
+  return rows.map((r) => ({ paymentId: r.id, supplierId: r.supplier_id, creditCents: Number(r.credit) }));
+}
+
+export interface NewPayment {
+  supplierId: string;
+  supplierName: string;
+  amountCents: number;
+  date: string;
+  method: SupplierPaymentMethod;
+  reference: string | null;
+  notes: string | null;
+  invoiceId: string | null;
+  details: AllocationDetails;
+}
+
+interface PaymentRow {
+  id: string;
+  supplier_id: string;
+  supplier_name: string;
+  amount_cents: string;
+  payment_date: string;
+  method: SupplierPaymentMethod;
+  reference: string | null;
+  notes: string | null;
+  invoice_id: string | null;
+  invoice_number: string | null;
+  allocation_details: AllocationDetails;
+  credit: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const PAYMENT_SELECT = `
+  SELECT sp.id, sp.supplier_id, sp.supplier_name, sp.amount_cents, to_char(sp.payment_date, 'YYYY-MM-DD') AS payment_date, sp.method, sp.reference,
+         sp.notes, sp.invoice_id, ip.purchase_number AS invoice_number, sp.allocation_details, sp.created_at, sp.updated_at,
+         (sp.amount_cents - coalesce((SELECT sum(a.amount_cents) FROM supplier_payment_allocations a
+                                        JOIN purchases p ON p.pharmacy_id = a.pharmacy_id AND p.id = a.purchase_id AND ${LIVE_PURCHASE}
+                                       WHERE a.pharmacy_id = sp.pharmacy_id AND a.payment_id = sp.id AND a.removed_at IS NULL), 0))::bigint AS credit
+    FROM supplier_payments sp
+    LEFT JOIN purchases ip ON ip.pharmacy_id = sp.pharmacy_id AND ip.id = sp.invoice_id`;
+
+const toPayment = (r: PaymentRow): SupplierPayment => ({
+  id: r.id,
+  supplierId: r.supplier_id,
+  supplierName: r.supplier_name,
+  amountCents: Number(r.amount_cents),
+  date: r.payment_date,
+  method: r.method,
+  reference: r.reference,
+  notes: r.notes,
+  invoiceId: r.invoice_id,
+  invoiceNumber: r.invoice_number,
+  allocationDetails: r.allocation_details,
+  creditCents: Number(r.credit),
+  createdAt: new Date(r.created_at).toISOString(),
+  updatedAt: new Date(r.updated_at).toISOString(),
+});
+
+export async function findPayment(q: Queryable, pharmacyId: string, id: string): Promise<SupplierPayment | undefined> {
+  const [row] = await q.query<PaymentRow>(`${PAYMENT_SELECT} WHERE sp.pharmacy_id = $1 AND sp.id = $2 AND sp.deleted_at IS NULL`, [pharmacyId, id]);
+  return row ? toPayment(row) : undefined;
+}
+
+export async function listPayments(q: Queryable, pharmacyId: string, query: { supplierId?: string | undefined; limit: number; offset: number }): Promise<{ items: SupplierPayment[]; total: number }> {
+  const params = [pharmacyId, query.supplierId ?? null];
+  const where = `sp.pharmacy_id = $1 AND sp.deleted_at IS NULL AND ($2::uuid IS NULL OR sp.supplier_id = $2::uuid)`;
+  const [count] = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM supplier_payments sp WHERE ${where}`, params);
+  const rows = await q.query<PaymentRow>(`${PAYMENT_SELECT} WHERE ${where} ORDER BY sp.payment_date DESC, sp.created_at DESC, sp.id LIMIT $3 OFFSET $4`, [...params, query.limit, query.offset]);
+  return { items: rows.map(toPayment), total: count?.n ?? 0 };
+}
+
+export async function insertPayment(q: Queryable, pharmacyId: string, userId: string, p: NewPayment, at: Date): Promise<string> {
+  const [row] = await q.query<{ id: string }>(
+    `INSERT INTO supplier_payments (pharmacy_id, supplier_id, supplier_name, amount_cents, payment_date, method, reference, notes, allocation_type, invoice_id,
+                                    allocation_details, created_by, updated_by, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12, $12, $13, $13) RETURNING id`,
+    [pharmacyId, p.supplierId, p.supplierName, p.amountCents, p.date, p.method, p.reference, p.notes, p.details.type, p.invoiceId, JSON.stringify(p.details), userId, at],
+  );
+  return row!.id;
+}
+
+export async function updatePaymentRow(q: Queryable, pharmacyId: string, userId: string, id: string, p: Omit<NewPayment, 'supplierId' | 'supplierName'>, at: Date): Promise<void> {
+  await q.query(
+    `UPDATE supplier_payments SET amount_cents = $3, payment_date = $4, method = $5, reference = $6, notes = $7, allocation_type = $8, invoice_id = $9,
+            allocation_details = $10::jsonb, updated_by = $11, updated_at = $12
+      WHERE pharmacy_id = $1 AND id = $2`,
+    [pharmacyId, id, p.amountCents, p.date, p.method, p.reference, p.notes, p.details.type, p.invoiceId, JSON.stringify(p.details), userId, at],
+  );
+}
+
+export async function softDeletePayment(q: Queryable, pharmacyId: string, userId: string, id: string, at: Date): Promise<void> {
+  await q.query(`UPDATE supplier_payments SET deleted_at = $3, deleted_by = $4, updated_at = $3 WHERE pharmacy_id = $1 AND id = $2`, [pharmacyId, id, at, userId]);
+}
+
+export async function insertAllocations(q: Queryable, pharmacyId: string, rows: { paymentId: string; invoiceId: string; amountCents: number; source: 'payment' | 'credit' }[], at: Date): Promise<void> {
+  if (rows.length === 0) return;
+  await q.query(
+    `INSERT INTO supplier_payment_allocations (pharmacy_id, payment_id, purchase_id, amount_cents, source, created_at)
+     SELECT $1, r.payment_id, r.purchase_id, r.amount_cents, r.source, $3
+       FROM jsonb_to_recordset($2::jsonb) AS r(payment_id uuid, purchase_id uuid, amount_cents bigint, source text)`,
+    [pharmacyId, JSON.stringify(rows.map((r) => ({ payment_id: r.paymentId, purchase_id: r.invoiceId, amount_cents: r.amountCents, source: r.source }))), at],
+  );
+}
+
+export async function removeAllocations(q: Queryable, pharmacyId: string, paymentId: string, at: Date): Promise<void> {
+  await q.query(`UPDATE supplier_payment_allocations SET removed_at = $3 WHERE pharmacy_id = $1 AND payment_id = $2 AND removed_at IS NULL`, [pharmacyId, paymentId, at]);
+}
+
+export interface SupplierTotalsRow extends SupplierRef {
+  purchases: number;
+  purchaseCount: number;
+  lastPurchaseDate: string | null;
+  returns: number;
+  paid: number;
+  paymentCount: number;
+  lastPaymentDate: string | null;
+}
+
+/** Per supplier (by name; a search on the name): live purchases, their returns, live payments. */
+export async function supplierTotals(q: Queryable, pharmacyId: string, search: string | null, supplierId: string | null = null): Promise<SupplierTotalsRow[]> {
+  const rows = await q.query<SupplierRow & { purchases: string; purchase_count: number; last_purchase: string | null; returns: string; paid: string; payment_count: number; last_payment: string | null }>(
+    `SELECT c.id, c.name, c.phone, c.is_active, c.credit_period_days, c.credit_terms,
+            coalesce(pu.total, 0)::bigint AS purchases, coalesce(pu.n, 0)::int AS purchase_count, pu.last AS last_purchase,
+            coalesce(rt.total, 0)::bigint AS returns,
+            coalesce(pa.total, 0)::bigint AS paid, coalesce(pa.n, 0)::int AS payment_count, pa.last AS last_payment
+       FROM contacts c
+       LEFT JOIN (SELECT p.supplier_id, sum(p.total_cents) AS total, count(*) AS n, to_char(max(p.purchase_date), 'YYYY-MM-DD') AS last
+                    FROM purchases p WHERE p.pharmacy_id = $1 AND ${LIVE_PURCHASE} GROUP BY 1) pu ON pu.supplier_id = c.id
+       LEFT JOIN (SELECT p.supplier_id, sum(r.total_cents) AS total
+                    FROM purchase_returns r JOIN purchases p ON p.pharmacy_id = r.pharmacy_id AND p.id = r.purchase_id AND ${LIVE_PURCHASE}
+                   WHERE r.pharmacy_id = $1 GROUP BY 1) rt ON rt.supplier_id = c.id
+       LEFT JOIN (SELECT supplier_id, sum(amount_cents) AS total, count(*) AS n, to_char(max(payment_date), 'YYYY-MM-DD') AS last
+                    FROM supplier_payments WHERE pharmacy_id = $1 AND deleted_at IS NULL GROUP BY 1) pa ON pa.supplier_id = c.id
+      WHERE c.pharmacy_id = $1 AND c.type = 'supplier' AND ($2::text IS NULL OR lower(c.name) LIKE $2::text) AND ($3::uuid IS NULL OR c.id = $3::uuid)
+      ORDER BY lower(c.name), c.id`,
+    [pharmacyId, search ? `%${likeEscape(search.toLowerCase())}%` : null, supplierId],
+  );
+  return rows.map((r) => ({
+    ...toSupplier(r),
+    purchases: Number(r.purchases),
+    purchaseCount: r.purchase_count,
+    lastPurchaseDate: r.last_purchase,
+    returns: Number(r.returns),
+    paid: Number(r.paid),
+    paymentCount: r.payment_count,
+    lastPaymentDate: r.last_payment,
+  }));
+}
+
+export async function findReportSettings(q: Queryable, pharmacyId: string, userId: string): Promise<unknown> {
+  const [row] = await q.query<{ settings: unknown }>(`SELECT settings FROM supplier_report_settings WHERE pharmacy_id = $1 AND user_id = $2`, [pharmacyId, userId]);
+  return row?.settings ?? null;
+}
+
+export async function saveReportSettings(q: Queryable, pharmacyId: string, userId: string, settings: SupplierReportSettings, at: Date): Promise<void> {
+  await q.query(
+    `INSERT INTO supplier_report_settings (pharmacy_id, user_id, settings, updated_at) VALUES ($1, $2, $3::jsonb, $4)
+     ON CONFLICT (pharmacy_id, user_id) DO UPDATE SET settings = EXCLUDED.settings, updated_at = EXCLUDED.updated_at`,
+    [pharmacyId, userId, JSON.stringify(settings), at],
+  );
+}
