@@ -15,6 +15,7 @@ import { registerPurchases } from './purchases/purchases.routes.ts';
 import { registerSales } from './sales/sales.routes.ts';
 import { registerSettings } from './settings/settings.routes.ts';
 import { registerStock } from './stock/stock.routes.ts';
+import { registerSupplierPayments } from './supplier-payments/supplier-payments.routes.ts';
 import { registerSuspendedSales } from './suspended-sales/suspended-sales.routes.ts';
 import { registerSubscription } from './subscription/subscription.routes.ts';
 import { registerTenancy } from './tenancy/tenancy.routes.ts';
