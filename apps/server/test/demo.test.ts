@@ -17,6 +17,7 @@ const DEMO_ALLOWED_WRITES: Record<string, string> = {
   'POST /api/auth/resend-verification': 'mails their own address; no pharmacy data',
   'POST /api/me/branch': 'switching branch changes only their own session',
   'POST /api/pharmacies': "reaches the handler to answer the specification's own 'Demo users cannot create pharmacies'",
+  'POST /api/demo/enter': 'Enter Demo counts the visit on their own demo record; no pharmacy data',
 };
 /** Public writes: they act without a session (a signed-out visitor may call them), so a demo session changes nothing. */
 const PUBLIC_WRITES: Record<string, string> = {
@@ -24,6 +25,9 @@ const PUBLIC_WRITES: Record<string, string> = {
   'POST /api/auth/forgot-password': 'mails a reset link to the address given',
   'POST /api/auth/reset-password': 'needs the emailed token',
   'POST /api/auth/accept-invite': 'needs the emailed invitation token',
+  'POST /api/demo/register': 'registers a new visitor for the demo (rate-limited)',
+  'POST /api/demo/sign-in-link': 'mails a sign-in link to a registered demo visitor (rate-limited)',
+  'POST /api/demo/sign-in': 'needs the emailed sign-in token',
 };
 
 describe.each(testDatabaseKinds())('the read-only demo on %s', (kind) => {

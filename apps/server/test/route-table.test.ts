@@ -151,6 +151,11 @@ describe.each(testDatabaseKinds())('the route table on %s', (kind) => {
         'POST /api/auth/resend-verification',
         'GET /api/auth/invite/:token',
         'POST /api/auth/accept-invite',
+        // Demo registration and access by emailed link (issue 11 item 5; rate-limited per address and email).
+        'POST /api/demo/register',
+        'GET /api/demo/access',
+        'POST /api/demo/sign-in-link',
+        'POST /api/demo/sign-in',
         // Buying the licence by M-Pesa (issue 11 items 2-4; rate-limited per address, phone and email; the owner's
         // password only with the paying browser's secret).
         'POST /api/payments/email-check',

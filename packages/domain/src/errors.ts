@@ -196,6 +196,19 @@ export const ERRORS = {
   OWNER_SETUP_INVALID: { status: 403, message: 'Missing required information. Please start over from the purchase page.' },
   OWNER_ALREADY_SET_UP: { status: 409, message: 'An account with this email already exists. Please login instead.' },
 
+  // Demo registration and access, and the operator's actions (seed 002 sections 5 and 8; issue 11 items 5 and 8)
+  DEMO_FIELDS_REQUIRED: { status: 400, message: 'Please fill in all required fields' },
+  DEMO_INVALID_EMAIL: { status: 400, message: 'Please enter a valid email address' },
+  DEMO_INVALID_PHONE: { status: 400, message: 'Please enter a valid phone number' },
+  DEMO_EMAIL_REGISTERED: { status: 409, message: 'This email is already registered. Click Already Registered? below to access the demo.' },
+  DEMO_EMAIL_REQUIRED: { status: 400, message: 'Please enter your email' },
+  DEMO_NO_ACCOUNT: { status: 404, message: 'No demo account found with this email. Please register first.' },
+  DEMO_NOT_REGISTERED: { status: 404, message: 'No demo registration found. Please register first.' },
+  DEMO_VERIFY_FIRST: { status: 403, message: 'Please verify your email before accessing the demo.' },
+  DEMO_SIGN_IN_FAILED: { status: 400, message: 'Failed to sign in. Please try requesting a new link.' },
+  DEMO_RATE_LIMITED: { status: 429, message: 'Too many requests. Please try again later.' },
+  ADMIN_PHARMACY_INACTIVE: { status: 409, message: 'This pharmacy is deactivated. Reactivate it first.' },
+
   INTERNAL: { status: 500, message: 'An unexpected error occurred.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

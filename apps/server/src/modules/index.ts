@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { registerAdmin } from './admin/admin.routes.ts';
 import { registerAuth } from './auth/auth.routes.ts';
 import { registerContacts } from './contacts/contacts.routes.ts';
+import { registerDemoModule } from './demo/demo.routes.ts';
 import { registerEvents } from './events/events.routes.ts';
 import { registerExpenses } from './expenses/expenses.routes.ts';
 import { registerHealth } from './health/health.routes.ts';
@@ -32,6 +33,7 @@ export const modules: FastifyPluginAsync<AppDeps>[] = [
   modulePlugin('settings', registerSettings),
   modulePlugin('subscription', registerSubscription),
   modulePlugin('admin', registerAdmin),
+  modulePlugin('demo', registerDemoModule),
   modulePlugin('jobs', registerJobs),
   modulePlugin('events', registerEvents),
   modulePlugin('product-import', registerProductImport),

@@ -25,3 +25,67 @@ export async function findAllPharmacies(q: Queryable): Promise<PlatformPharmacy[
   const rows = await q.query<PharmacyRow>(`SELECT id, name, is_demo, owner_email, created_at FROM pharmacies ORDER BY created_at DESC, id`);
   return rows.map(toPlatformPharmacy);
 }
+
+interface SubscriptionStateRow {
+  plan_id: 'trial' | 'standard';
+  status: 'trial' | 'active' | 'inactive';
+  trial_end_date: string | null;
+  end_date: string | null;
+}
+
+export interface SubscriptionState {
+  planId: 'trial' | 'standard';
+  status: 'trial' | 'active' | 'inactive';
+  trialEndDate: string | null;
+  endDate: string | null;
+}
+
+/** The pharmacy's subscription, locked for the operator's change (RLS: the transaction's tenant must be this pharmacy). */
+export async function lockSubscription(q: Queryable, pharmacyId: string): Promise<SubscriptionState | undefined> {
+  const [row] = await q.query<SubscriptionStateRow>(
+    `SELECT plan_id, status, trial_end_date, end_date FROM subscriptions WHERE pharmacy_id = $1 FOR UPDATE`,
+    [pharmacyId],
+  );
+  return row ? { planId: row.plan_id, status: row.status, trialEndDate: row.trial_end_date, endDate: row.end_date } : undefined;
+}
+
+export async function setTrialEnd(q: Queryable, pharmacyId: string, trialEnd: Date, now: Date): Promise<void> {
+  await q.query(
+    `UPDATE subscriptions SET trial_end_date = $2, end_date = $2, status = 'trial', updated_at = $3 WHERE pharmacy_id = $1`,
+    [pharmacyId, trialEnd, now],
+  );
+}
+
+export async function setSubscriptionStatus(q: Queryable, pharmacyId: string, status: 'trial' | 'active' | 'inactive', now: Date): Promise<void> {
+  await q.query(`UPDATE subscriptions SET status = $2, updated_at = $3 WHERE pharmacy_id = $1`, [pharmacyId, status, now]);
+}
+
+/** New pharmacies (not demo) per month since `since`, as YYYY-MM. */
+export async function signUpsByMonth(q: Queryable, since: Date): Promise<Map<string, number>> {
+  const rows = await q.query<{ month: string; n: number }>(
+    `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM') AS month, count(*)::int AS n
+       FROM pharmacies WHERE NOT is_demo AND created_at >= $1 GROUP BY 1`,
+    [since],
+  );
+  return new Map(rows.map((r) => [r.month, r.n]));
+}
+
+/**
+ * Money received per month since `since` (cents), from the subscriptions' last licence and hosting payments (the
+ * only record of payments until the platform's payments table exists; decision 0047).
+ */
+export async function revenueByMonth(q: Queryable, since: Date): Promise<Map<string, { licenceCents: number; hostingCents: number }>> {
+  const rows = await q.query<{ month: string; licence: number; hosting: number }>(
+    `SELECT month, sum(licence)::bigint AS licence, sum(hosting)::bigint AS hosting FROM (
+       SELECT to_char(last_payment_date AT TIME ZONE 'UTC', 'YYYY-MM') AS month, coalesce(last_payment_amount_cents, 0) AS licence, 0 AS hosting
+         FROM subscriptions s JOIN pharmacies p ON p.id = s.pharmacy_id
+        WHERE NOT p.is_demo AND s.last_payment_date >= $1
+       UNION ALL
+       SELECT to_char(last_hosting_payment AT TIME ZONE 'UTC', 'YYYY-MM'), 0, coalesce(last_hosting_amount_cents, 0)
+         FROM subscriptions s JOIN pharmacies p ON p.id = s.pharmacy_id
+        WHERE NOT p.is_demo AND s.last_hosting_payment >= $1
+     ) x GROUP BY month`,
+    [since],
+  );
+  return new Map(rows.map((r) => [r.month, { licenceCents: Number(r.licence), hostingCents: Number(r.hosting) }]));
+}

@@ -1,9 +1,28 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
 import { adminPharmacyListResponseSchema } from '@pharmapoint/domain/subscription';
+import { emptyRequestSchema } from '@pharmapoint/domain/auth';
+import { adminOverviewResponseSchema, extendTrialRequestSchema, pharmacyActionResponseSchema, pharmacyIdParamsSchema } from '@pharmapoint/domain/admin';
+import { adminDemosResponseSchema, leadIdParamsSchema, updateLeadRequestSchema, updateLeadResponseSchema } from '@pharmapoint/domain/demo';
 import type { ModuleRegistrar } from '../../platform/module.ts';
-import { listPharmaciesForOperator } from './admin.service.ts';
+import type { RequestAuth } from '../../platform/access.ts';
+import { AppError } from '../../platform/errors.ts';
+import { listDemosForOperator, updateLeadAsOperator } from '../demo/demo.service.ts';
+import { adminOverview, deactivatePharmacy, extendTrial, listPharmaciesForOperator, reactivatePharmacy } from './admin.service.ts';
 
-/** The platform operator's admin area (seed 000 section 2, /app/admin): read-only views across pharmacies. */
+const tags = ['admin'];
+
+/** The signed-in operator (the route's access 'operator' has already checked it). */
+function operatorOf(request: FastifyRequest): RequestAuth {
+  if (!request.auth?.isPlatformOperator) throw new AppError('FORBIDDEN');
+  return request.auth;
+}
+
+/**
+ * The platform operator's admin area (seed 002 section 2, /app/admin; issue 11 item 8; decision 0047). Reads across
+ * pharmacies use the owner connection (the one place a request reads every tenant); each change of a pharmacy runs
+ * as the request role with that pharmacy as tenant and is written to its audit log.
+ */
 export const registerAdmin: ModuleRegistrar = (app, { db }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
@@ -11,13 +30,62 @@ export const registerAdmin: ModuleRegistrar = (app, { db }) => {
     '/api/admin/pharmacies',
     {
       config: { access: 'operator' },
-      schema: {
-        tags: ['admin'],
-        summary: 'Every pharmacy with its plan, subscription state and usage (platform operators only)',
-        response: { 200: adminPharmacyListResponseSchema },
-      },
+      schema: { tags, summary: 'Every pharmacy with its plan, subscription state and usage (platform operators only)', response: { 200: adminPharmacyListResponseSchema } },
     },
-    // Across tenants: the owner connection, the one place it serves a request (see admin.service).
     async () => ({ pharmacies: await listPharmaciesForOperator(db.owner, new Date()) }),
+  );
+
+  r.get(
+    '/api/admin/overview',
+    {
+      config: { access: 'operator' },
+      schema: { tags, summary: 'The SaaS dashboard: pharmacies by status, 12 months of sign-ups and revenue, the demo funnel', response: { 200: adminOverviewResponseSchema } },
+    },
+    async () => adminOverview(db.owner, new Date()),
+  );
+
+  r.post(
+    '/api/admin/pharmacies/:id/extend-trial',
+    {
+      config: { access: 'operator' },
+      schema: { tags, summary: "Extend a pharmacy's trial by 1 to 90 days (audited)", params: pharmacyIdParamsSchema, body: extendTrialRequestSchema, response: { 200: pharmacyActionResponseSchema } },
+    },
+    async (request) => extendTrial(db, operatorOf(request), request.params.id, request.body.days),
+  );
+
+  r.post(
+    '/api/admin/pharmacies/:id/deactivate',
+    {
+      config: { access: 'operator' },
+      schema: { tags, summary: 'Deactivate a pharmacy (audited)', params: pharmacyIdParamsSchema, body: emptyRequestSchema, response: { 200: pharmacyActionResponseSchema } },
+    },
+    async (request) => deactivatePharmacy(db, operatorOf(request), request.params.id),
+  );
+
+  r.post(
+    '/api/admin/pharmacies/:id/reactivate',
+    {
+      config: { access: 'operator' },
+      schema: { tags, summary: 'Reactivate a deactivated pharmacy (audited)', params: pharmacyIdParamsSchema, body: emptyRequestSchema, response: { 200: pharmacyActionResponseSchema } },
+    },
+    async (request) => reactivatePharmacy(db, operatorOf(request), request.params.id),
+  );
+
+  r.get(
+    '/api/admin/demos',
+    {
+      config: { access: 'operator' },
+      schema: { tags, summary: 'Demo registrations (verification, access counts) and leads (follow-up status)', response: { 200: adminDemosResponseSchema } },
+    },
+    async () => listDemosForOperator(db.owner),
+  );
+
+  r.patch(
+    '/api/admin/leads/:id',
+    {
+      config: { access: 'operator' },
+      schema: { tags, summary: "A lead's follow-up: status, follow-up flag, notes", params: leadIdParamsSchema, body: updateLeadRequestSchema, response: { 200: updateLeadResponseSchema } },
+    },
+    async (request) => updateLeadAsOperator(db, operatorOf(request).userId, request.params.id, request.body),
   );
 };

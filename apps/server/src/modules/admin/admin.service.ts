@@ -1,7 +1,13 @@
 import type { AdminPharmacy, SubscriptionOverview } from '@pharmapoint/domain/subscription';
-import type { Queryable } from '../../db/database.ts';
+import { lastMonths, pharmacyBucket, PHARMACY_BUCKETS, type AdminOverviewResponse, type PharmacyActionResponse } from '@pharmapoint/domain/admin';
+import type { Database, Queryable } from '../../db/database.ts';
+import type { RequestAuth } from '../../platform/access.ts';
+import { AppError } from '../../platform/errors.ts';
+import { runTransaction } from '../../platform/transaction.ts';
+import { audit } from '../audit/audit.service.ts';
+import { demoFunnelOf } from '../demo/demo.service.ts';
 import { overviewsOf } from '../subscription/subscription.service.ts';
-import { findAllPharmacies } from './admin.repository.ts';
+import { findAllPharmacies, lockSubscription, revenueByMonth, setSubscriptionStatus, setTrialEnd, signUpsByMonth } from './admin.repository.ts';
 
 /**
  * The operator's one-word state of a pharmacy: trial (running), active (licence and hosting), expired (trial
@@ -46,4 +52,94 @@ export async function listPharmaciesForOperator(owner: Queryable, now: Date): Pr
       usage: overview.usage,
     };
   });
+}
+
+/** One pharmacy as the operator's list shows it (404 when there is none). */
+async function pharmacyForOperator(owner: Queryable, pharmacyId: string, now: Date): Promise<AdminPharmacy> {
+  const pharmacy = (await listPharmaciesForOperator(owner, now)).find((p) => p.id === pharmacyId);
+  if (!pharmacy) throw new AppError('PHARMACY_NOT_FOUND');
+  return pharmacy;
+}
+
+type OperatorChange = (q: Queryable, sub: NonNullable<Awaited<ReturnType<typeof lockSubscription>>>) => Promise<{ action: string; before: unknown; after: unknown } | null>;
+
+/**
+ * Runs an operator's change of one pharmacy's subscription: in a transaction of the request role with that
+ * pharmacy as tenant (row-level security holds the change to it), the subscription locked, and the change in the
+ * pharmacy's audit log under the operator's name, in the same transaction. A pharmacy without a subscription is 404.
+ */
+async function changeSubscription(db: Database, operator: RequestAuth, pharmacyId: string, now: Date, change: OperatorChange): Promise<void> {
+  await runTransaction(db, { pharmacyId, userId: operator.userId }, async (q) => {
+    const sub = await lockSubscription(q, pharmacyId);
+    if (!sub) throw new AppError('PHARMACY_NOT_FOUND');
+    const done = await change(q, sub);
+    if (done) await audit(q, { pharmacyId, userId: operator.userId }, done.action, 'subscription', pharmacyId, done.before, { ...(done.after as object), by: 'platform_operator', operatorEmail: operator.email });
+  });
+}
+
+/**
+ * Extends a trial by `days` from the later of now and its current end ('Not in trial period' for a licensed
+ * pharmacy; a deactivated one must be reactivated first). An expired trial starts running again.
+ */
+export async function extendTrial(db: Database, operator: RequestAuth, pharmacyId: string, days: number, now = new Date()): Promise<PharmacyActionResponse> {
+  let newEnd = now;
+  await changeSubscription(db, operator, pharmacyId, now, async (q, sub) => {
+    if (sub.status === 'inactive') throw new AppError('ADMIN_PHARMACY_INACTIVE');
+    if (sub.planId !== 'trial') throw new AppError('NOT_IN_TRIAL');
+    const currentEnd = sub.trialEndDate ?? sub.endDate;
+    const from = currentEnd && new Date(currentEnd) > now ? new Date(currentEnd) : now;
+    newEnd = new Date(from.getTime() + days * 86_400_000);
+    await setTrialEnd(q, pharmacyId, newEnd, now);
+    return { action: 'admin.trial_extended', before: { trialEndDate: currentEnd }, after: { trialEndDate: newEnd.toISOString(), days } };
+  });
+  const pharmacy = await pharmacyForOperator(db.owner, pharmacyId, now);
+  return { pharmacy, message: `Trial extended by ${days} day${days === 1 ? '' : 's'} for ${pharmacy.name}` };
+}
+
+/** Deactivates a pharmacy (its subscription inactive: the system stops for it until reactivated). */
+export async function deactivatePharmacy(db: Database, operator: RequestAuth, pharmacyId: string, now = new Date()): Promise<PharmacyActionResponse> {
+  await changeSubscription(db, operator, pharmacyId, now, async (q, sub) => {
+    if (sub.status === 'inactive') return null;
+    await setSubscriptionStatus(q, pharmacyId, 'inactive', now);
+    return { action: 'admin.pharmacy_deactivated', before: { status: sub.status }, after: { status: 'inactive' } };
+  });
+  const pharmacy = await pharmacyForOperator(db.owner, pharmacyId, now);
+  return { pharmacy, message: `${pharmacy.name} has been deactivated` };
+}
+
+/** Reactivates a pharmacy: a trial plan becomes trial again, a licence active. */
+export async function reactivatePharmacy(db: Database, operator: RequestAuth, pharmacyId: string, now = new Date()): Promise<PharmacyActionResponse> {
+  await changeSubscription(db, operator, pharmacyId, now, async (q, sub) => {
+    if (sub.status !== 'inactive') return null;
+    const status = sub.planId === 'trial' ? 'trial' : 'active';
+    await setSubscriptionStatus(q, pharmacyId, status, now);
+    return { action: 'admin.pharmacy_reactivated', before: { status: 'inactive' }, after: { status } };
+  });
+  const pharmacy = await pharmacyForOperator(db.owner, pharmacyId, now);
+  return { pharmacy, message: `${pharmacy.name} has been reactivated` };
+}
+
+/** The SaaS dashboard's figures: pharmacies by bucket (demo pharmacies left out), 12 months of sign-ups and money, the demo funnel. */
+export async function adminOverview(owner: Queryable, now = new Date()): Promise<AdminOverviewResponse> {
+  const pharmacies = (await findAllPharmacies(owner)).filter((p) => !p.isDemo);
+  const overviews = await overviewsOf(owner, pharmacies.map((p) => p.id), now);
+  const counts = Object.fromEntries(PHARMACY_BUCKETS.map((b) => [b, 0])) as Record<(typeof PHARMACY_BUCKETS)[number], number>;
+  for (const p of pharmacies) {
+    const overview = overviews.get(p.id)!;
+    const bucket = pharmacyBucket({
+      subscription: { status: operatorStatus(overview), storedStatus: overview.subscription?.status ?? null } as AdminPharmacy['subscription'],
+      hostingDueSoon: overview.summary.hostingDueSoon,
+      licenseActiveHostingExpired: overview.summary.licenseActiveHostingExpired,
+    });
+    counts[bucket] += 1;
+  }
+  const months = lastMonths(now);
+  const since = new Date(`${months[0]}-01T00:00:00Z`);
+  const signUps = await signUpsByMonth(owner, since);
+  const revenue = await revenueByMonth(owner, since);
+  return {
+    pharmacies: { total: pharmacies.length, ...counts },
+    months: months.map((month) => ({ month, signUps: signUps.get(month) ?? 0, licenceCents: revenue.get(month)?.licenceCents ?? 0, hostingCents: revenue.get(month)?.hostingCents ?? 0 })),
+    demos: await demoFunnelOf(owner),
+  };
 }

@@ -302,7 +302,7 @@ export async function hasSignedInFrom(q: Queryable, userId: string, ip: string, 
 
 // ---------------------------------------------------------------- one-time tokens
 
-export type TokenPurpose = 'verify_email' | 'reset_password' | 'invite';
+export type TokenPurpose = 'verify_email' | 'reset_password' | 'invite' | 'magic_link';
 
 export interface OneTimeToken {
   id: string;

@@ -24,7 +24,9 @@ import {
   switchPharmacyResponseSchema,
   updateProfileRequestSchema,
 } from '@pharmapoint/domain/memberships';
+import { verifyEmailResponseSchema } from '@pharmapoint/domain/demo';
 import type { ModuleRegistrar } from '../../platform/module.ts';
+import { completeDemoVerification } from '../demo/demo.service.ts';
 import { acceptInvitation, declineInvitation, listOwnPharmacies, switchPharmacy } from '../users/memberships.service.ts';
 import { clearSessionCookie, setSessionCookie } from '../../platform/auth-plugin.ts';
 import {
@@ -32,6 +34,7 @@ import {
   assertUnlocked,
   inviteDetails,
   lockSession,
+  openSession,
   readSecrets,
   renameSelf,
   requestPasswordReset,
@@ -227,9 +230,18 @@ export const registerAuth: ModuleRegistrar = async (app, deps) => {
     '/api/auth/verify-email',
     {
       config: { access: 'public', allowForDemo: true },
-      schema: { tags, summary: 'Apply an email verification link', body: verifyEmailRequestSchema, response: { 200: messageResponseSchema } },
+      schema: { tags, summary: 'Apply an email verification link (a demo visitor is signed in by it)', body: verifyEmailRequestSchema, response: { 200: verifyEmailResponseSchema } },
     },
-    async (request) => (await verifyEmail(db, request.body), { message: 'Email verified! You can sign in now.' }),
+    async (request, reply) => {
+      // A demo visitor's address: the demo record is verified with access granted in the same transaction, and
+      // the link signs them in (it proved the mailbox, as a sign-in link does; decision 0046).
+      const now = new Date();
+      const { userId, demo } = await verifyEmail(db, request.body, now, completeDemoVerification);
+      if (!demo) return { message: 'Email verified! You can sign in now.', demo: false };
+      const session = await openSession(deps, userId, client(request), now);
+      setSessionCookie(reply, config, session.token, session.expires);
+      return { message: 'Email verified! Taking you to the demo...', demo: true };
+    },
   );
 
   r.post(

@@ -305,14 +305,98 @@ export async function resendVerification(deps: AuthDeps, user: RequestAuth | nul
   }
 }
 
-/** Applies an email verification link (seed 002 section 8, Email verification). */
-export async function verifyEmail(db: Database, input: { mode: string; oobCode: string }, now = new Date()): Promise<void> {
+/**
+ * Work done in the transaction that verifies an address (the demo's lifecycle, seed 002 section 4): whether it
+ * was a demo registration, whose visitor is then signed in by the link.
+ */
+export type AfterEmailVerified = (q: Queryable, userId: string, now: Date) => Promise<boolean>;
+
+/**
+ * Applies an email verification link (seed 002 section 8, Email verification). `afterVerified` runs in the same
+ * transaction; its answer is returned as `demo` with the user's id.
+ */
+export async function verifyEmail(
+  db: Database,
+  input: { mode: string; oobCode: string },
+  now = new Date(),
+  afterVerified?: AfterEmailVerified,
+): Promise<{ userId: string; demo: boolean }> {
   if (input.mode !== 'verifyEmail' || !input.oobCode) throw new AppError('VERIFY_LINK_INVALID');
-  await runTransaction(db, {}, async (q) => {
+  return runTransaction(db, {}, async (q) => {
     const token = await findToken(q, input.oobCode, 'verify_email', now, true);
     await repo.markTokenUsed(q, token.id, now);
     await repo.markEmailVerified(q, token.userId, now);
+    const demo = afterVerified ? await afterVerified(q, token.userId, now) : false;
+    return { userId: token.userId, demo };
   });
+}
+
+/** How long a passwordless sign-in link works. */
+export const SIGN_IN_LINK_MINUTES = 60;
+
+/**
+ * Queues a passwordless sign-in link (single use, SIGN_IN_LINK_MINUTES) to `path` of the web app (seed 002
+ * section 7: 'send a passwordless sign-in link (return URL /demo-access)'), in the caller's transaction.
+ */
+export async function queueSignInLink(
+  q: Queryable,
+  deps: Pick<AuthDeps, 'config' | 'mailer'>,
+  user: { id: string; email: string; name: string },
+  path: string,
+  now = new Date(),
+): Promise<void> {
+  const secret = await issueToken(q, user.id, 'magic_link', minutesAfter(now, SIGN_IN_LINK_MINUTES));
+  const link = `${deps.config.publicUrl}${path}?mode=signIn&oobCode=${encodeURIComponent(secret)}`;
+  await deps.mailer.enqueue(
+    q,
+    linkEmail(
+      user.email,
+      'Sign in to the PharmaPoint demo',
+      `Hello ${user.name},`,
+      [`Use this link to sign in to the PharmaPoint demo. It works once, for ${SIGN_IN_LINK_MINUTES} minutes.`],
+      link,
+      'Sign in to the demo',
+    ),
+  );
+}
+
+/** Queues a verification email in the caller's transaction (a fresh single-use link valid VERIFY_EMAIL_HOURS). */
+export async function queueVerificationEmail(
+  q: Queryable,
+  deps: Pick<AuthDeps, 'config' | 'mailer'>,
+  user: { id: string; email: string; name: string },
+  lines: string[],
+  now = new Date(),
+): Promise<void> {
+  const secret = await issueToken(q, user.id, 'verify_email', minutesAfter(now, VERIFY_EMAIL_HOURS * 60));
+  const link = `${deps.config.publicUrl}/verify-email?mode=verifyEmail&oobCode=${encodeURIComponent(secret)}`;
+  await deps.mailer.enqueue(q, linkEmail(user.email, 'Verify your email for PharmaPoint', `Hello ${user.name},`, lines, link, 'Verify my email'));
+}
+
+/**
+ * Completes a passwordless sign-in link: the link must be unused and unexpired, and `email` must be the address it
+ * was sent to (else 'Failed to sign in. Please try requesting a new link.'). The link is used up, the address counts
+ * as verified (the link proved the mailbox), `afterVerified` runs in that transaction, and a session opens.
+ */
+export async function signInWithEmailLink(
+  deps: AuthDeps,
+  input: { email: string; oobCode: string },
+  client: Client,
+  now = new Date(),
+  afterVerified?: AfterEmailVerified,
+): Promise<NewSession> {
+  const email = input.email.trim().toLowerCase();
+  const userId = await runTransaction(deps.db, {}, async (q) => {
+    const token = await repo.findTokenRow(q, hashSecret(input.oobCode), 'magic_link', { forUpdate: true });
+    if (!token || token.usedAt || new Date(token.expiresAt) <= now) throw new AppError('DEMO_SIGN_IN_FAILED');
+    const user = await repo.findUserById(q, token.userId);
+    if (!user || user.email !== email || !user.isActive || user.isDisabled) throw new AppError('DEMO_SIGN_IN_FAILED');
+    await repo.markTokenUsed(q, token.id, now);
+    if (!user.emailVerifiedAt) await repo.markEmailVerified(q, user.id, now);
+    if (afterVerified) await afterVerified(q, user.id, now);
+    return user.id;
+  });
+  return openSession(deps, userId, client, now);
 }
 
 /** Sends a password reset link (seed 002 section 8, Password reset); at most RESET_MAX_PER_WINDOW per window. */

@@ -1,0 +1,84 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import {
+  demoAccessResponseSchema,
+  demoEnterResponseSchema,
+  demoRegisterRequestSchema,
+  demoRegisterResponseSchema,
+  demoSignInLinkRequestSchema,
+  demoSignInRequestSchema,
+} from '@pharmapoint/domain/demo';
+import { emptyRequestSchema, signedInResponseSchema } from '@pharmapoint/domain/auth';
+import type { ModuleRegistrar } from '../../platform/module.ts';
+import { setSessionCookie } from '../../platform/auth-plugin.ts';
+import type { Client } from '../auth/auth.service.ts';
+import { completeDemoSignIn, demoAccess, enterDemo, registerDemo, sendDemoSignInLink } from './demo.service.ts';
+
+const tags = ['demo'];
+
+function client(request: FastifyRequest): Client {
+  const ua = request.headers['user-agent'];
+  return { ip: request.ip, userAgent: typeof ua === 'string' ? ua : undefined };
+}
+
+/** Demo registration and access (seed 002: /demo-register, /demo-access; decision 0046). */
+export const registerDemoModule: ModuleRegistrar = (app, deps) => {
+  const { db, config } = deps;
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post(
+    '/api/demo/register',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: 'Register for the demo: the account, the demo record, the lead and the verification email (rate-limited per address and email)',
+        body: demoRegisterRequestSchema,
+        response: { 201: demoRegisterResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const answer = await registerDemo(deps, request.body, client(request));
+      reply.status(201);
+      return answer;
+    },
+  );
+
+  r.get(
+    '/api/demo/access',
+    { config: { access: 'public' }, schema: { tags, summary: 'What /demo-access shows for this session', response: { 200: demoAccessResponseSchema } } },
+    async (request) => demoAccess(db, request.auth),
+  );
+
+  r.post(
+    '/api/demo/sign-in-link',
+    {
+      config: { access: 'public' },
+      schema: { tags, summary: 'Email a single-use sign-in link to /demo-access (rate-limited per address and email)', body: demoSignInLinkRequestSchema, response: { 200: demoRegisterResponseSchema } },
+    },
+    async (request) => sendDemoSignInLink(deps, request.body.email, client(request)),
+  );
+
+  r.post(
+    '/api/demo/sign-in',
+    {
+      config: { access: 'public' },
+      schema: { tags, summary: 'Complete an emailed sign-in link with the address it was sent to', body: demoSignInRequestSchema, response: { 200: signedInResponseSchema } },
+    },
+    async (request, reply) => {
+      const session = await completeDemoSignIn(deps, request.body, client(request));
+      setSessionCookie(reply, config, session.token, session.expires);
+      return { ...session.me, message: 'Welcome to the PharmaPoint demo!' };
+    },
+  );
+
+  r.post(
+    '/api/demo/enter',
+    {
+      // Enter Demo counts the visit on the visitor's own demo record: no pharmacy data changes.
+      config: { access: 'authenticated', allowForDemo: true },
+      schema: { tags, summary: 'Enter Demo: count the access (accessCount, lastAccessAt)', body: emptyRequestSchema, response: { 200: demoEnterResponseSchema } },
+    },
+    async (request, reply) => app.inUser(request, reply, (q, auth) => enterDemo(q, auth)),
+  );
+};

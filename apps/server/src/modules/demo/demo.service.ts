@@ -1,0 +1,160 @@
+import {
+  DEMO_LIMITS,
+  demoRegistrationProblem,
+  normaliseDemoEmail,
+  type AdminDemosResponse,
+  type DemoAccessResponse,
+  type DemoEnterResponse,
+  type DemoRegisterRequest,
+  type Lead,
+  type UpdateLeadRequest,
+} from '@pharmapoint/domain/demo';
+import { EMAIL_PATTERN } from '@pharmapoint/domain/auth';
+import type { Config } from '../../config.ts';
+import type { Database, Queryable } from '../../db/database.ts';
+import { DEMO_PHARMACY_ID } from '../../db/seed.ts';
+import type { RequestAuth } from '../../platform/access.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { Mailer } from '../../platform/mailer.ts';
+import { runTransaction } from '../../platform/transaction.ts';
+import { queueSignInLink, queueVerificationEmail, signInWithEmailLink, type Client, type NewSession } from '../auth/auth.service.ts';
+import * as repo from './demo.repository.ts';
+
+/**
+ * Demo registration and access (seed 002 sections 2-5, 8; issue 11 item 5; decision 0046). Public use cases open
+ * their own short transactions (no tenant is known); the demo visitor's place is a membership with role demo in the
+ * shared demo pharmacy, read-only as the auth plugin enforces for every demo session.
+ */
+export interface DemoDeps {
+  db: Database;
+  config: Config;
+  mailer: Mailer;
+}
+
+const PROBLEM_CODES = { fieldsRequired: 'DEMO_FIELDS_REQUIRED', invalidEmail: 'DEMO_INVALID_EMAIL', invalidPhone: 'DEMO_INVALID_PHONE' } as const;
+
+/**
+ * Counts a request to a public demo endpoint and refuses it past the limits of DEMO_LIMITS, per address and per
+ * email. The count is committed before the request's own work, so a refused or failed attempt still counts.
+ */
+async function throttle(db: Database, action: keyof typeof DEMO_LIMITS, ip: string, email: string, now: Date): Promise<void> {
+  const limits = DEMO_LIMITS[action];
+  await runTransaction(db, {}, async (q) => {
+    const since = new Date(now.getTime() - limits.windowMinutes * 60_000);
+    const counts = await repo.countDemoRequests(q, action, ip, email, since);
+    if (counts.byIp >= limits.perIp || counts.byEmail >= limits.perEmail) throw new AppError('DEMO_RATE_LIMITED');
+    await repo.insertDemoRequest(q, action, ip, email, now);
+  });
+}
+
+/**
+ * POST /api/demo/register (seed 002 section 4, Demo registration): the visitor's account (no password: they sign in
+ * by emailed links), their read-only place in the shared demo pharmacy, the demo record and the lead, and the
+ * verification email whose link leads to /demo-access, all in one transaction. An email that has any account
+ * already is refused with the specification's sentence.
+ */
+export async function registerDemo(deps: DemoDeps, input: DemoRegisterRequest, client: Client, now = new Date()): Promise<{ email: string; message: string }> {
+  const problem = demoRegistrationProblem(input);
+  if (problem) throw new AppError(PROBLEM_CODES[problem]);
+  const email = normaliseDemoEmail(input.email);
+  const name = input.name.trim().slice(0, 120);
+  const phone = input.phone.trim();
+  const pharmacyName = input.pharmacyName?.trim() || null;
+  await throttle(deps.db, 'register', client.ip, email, now);
+  await runTransaction(deps.db, { pharmacyId: DEMO_PHARMACY_ID }, async (q) => {
+    if (await repo.userIdByEmail(q, email)) throw new AppError('DEMO_EMAIL_REGISTERED');
+    if (!(await repo.pharmacyExists(q, DEMO_PHARMACY_ID))) throw new AppError('NOT_FOUND', { message: 'The demo is not available right now. Please try again later.' });
+    const userId = await repo.insertDemoUser(q, { email, name, phone }, now);
+    await repo.insertDemoMembership(q, DEMO_PHARMACY_ID, userId);
+    await repo.insertRegistration(q, { userId, name, email, phone, pharmacyName, ip: client.ip }, now);
+    await queueVerificationEmail(q, deps, { id: userId, email, name }, ['Thank you for registering for the PharmaPoint demo.', 'Confirm your email address to open the demo.'], now);
+  });
+  void deps.mailer.flush().catch(() => undefined);
+  return { email, message: 'Check your email' };
+}
+
+/** The demo's part of a verified address (passed to auth's verifyEmail): whether the user registered for the demo. */
+export async function completeDemoVerification(q: Queryable, userId: string, now: Date): Promise<boolean> {
+  return repo.markRegistrationVerified(q, userId, now);
+}
+
+/** GET /api/demo/access: the state /demo-access shows for the caller's session. */
+export async function demoAccess(db: Database, auth: RequestAuth | null): Promise<DemoAccessResponse> {
+  if (!auth || !auth.isDemo) return { state: 'signed_out' };
+  const registration = await runTransaction(db, { userId: auth.userId }, (q) => repo.registrationOfUser(q, auth.userId));
+  const verified = auth.profile.emailVerified && (registration ? registration.emailVerified && registration.demoAccessGranted : true);
+  if (!verified) return { state: 'verification_required', email: auth.email };
+  return { state: 'welcome', name: auth.name, email: auth.email, accessCount: registration?.accessCount ?? 0, lastAccessAt: registration?.lastAccessAt ?? null };
+}
+
+/**
+ * POST /api/demo/sign-in-link: a single-use sign-in link to /demo-access for a registered demo visitor ('No demo
+ * account found with this email. Please register first.' otherwise).
+ */
+export async function sendDemoSignInLink(deps: DemoDeps, rawEmail: string, client: Client, now = new Date()): Promise<{ email: string; message: string }> {
+  const email = normaliseDemoEmail(rawEmail);
+  if (!email) throw new AppError('DEMO_EMAIL_REQUIRED');
+  if (!EMAIL_PATTERN.test(email)) throw new AppError('DEMO_INVALID_EMAIL');
+  await throttle(deps.db, 'sign_in_link', client.ip, email, now);
+  await runTransaction(deps.db, {}, async (q) => {
+    const registration = await repo.registrationByEmail(q, email);
+    if (!registration) throw new AppError('DEMO_NO_ACCOUNT');
+    await queueSignInLink(q, deps, { id: registration.userId, email, name: registration.name }, '/demo-access', now);
+  });
+  void deps.mailer.flush().catch(() => undefined);
+  return { email, message: `A sign-in link has been sent to ${email}` };
+}
+
+/** POST /api/demo/sign-in: completes the emailed link with the address it was sent to; the demo record is verified. */
+export async function completeDemoSignIn(deps: DemoDeps, input: { email: string; oobCode: string; mode?: string }, client: Client, now = new Date()): Promise<NewSession> {
+  if (!normaliseDemoEmail(input.email)) throw new AppError('DEMO_EMAIL_REQUIRED');
+  if ((input.mode !== undefined && input.mode !== 'signIn') || !input.oobCode) throw new AppError('DEMO_SIGN_IN_FAILED');
+  return signInWithEmailLink(deps, input, client, now, completeDemoVerification);
+}
+
+/**
+ * POST /api/demo/enter (Enter Demo): counts one access (accessCount, lastAccessAt; the lead is marked as having
+ * accessed the demo) for a demo visitor whose address is verified. The seeded demo visitor has no record: nothing to
+ * count, and they enter all the same.
+ */
+export async function enterDemo(q: Queryable, auth: RequestAuth, now = new Date()): Promise<DemoEnterResponse> {
+  if (!auth.isDemo) throw new AppError('DEMO_NOT_REGISTERED');
+  const registration = await repo.registrationOfUser(q, auth.userId, { forUpdate: true });
+  if (!auth.profile.emailVerified || (registration && !registration.emailVerified)) throw new AppError('DEMO_VERIFY_FIRST');
+  const counted = registration ? await repo.countAccess(q, auth.userId, now) : undefined;
+  return { accessCount: counted?.accessCount ?? 0, lastAccessAt: counted?.lastAccessAt ?? now.toISOString(), redirectTo: '/app/dashboard' };
+}
+
+/** The operator's list of demo registrations and leads, newest first (at most 500 of each). */
+export async function listDemosForOperator(q: Queryable): Promise<AdminDemosResponse> {
+  const [registrations, leads] = [await repo.allRegistrations(q, 500), await repo.allLeads(q, 500)];
+  return { registrations: registrations.map(({ userId: _userId, ...r }) => r), leads };
+}
+
+/** The operator's follow-up of a lead; an unknown id is 404. */
+export async function updateLead(q: Queryable, id: string, patch: UpdateLeadRequest, now = new Date()): Promise<{ lead: Lead; before: Lead }> {
+  const before = await repo.leadById(q, id, { forUpdate: true });
+  if (!before) throw new AppError('NOT_FOUND');
+  const lead = await repo.updateLeadRow(
+    q,
+    id,
+    {
+      leadStatus: patch.leadStatus ?? before.leadStatus,
+      followUpRequired: patch.followUpRequired ?? (patch.leadStatus === 'converted' || patch.leadStatus === 'lost' ? false : before.followUpRequired),
+      notes: patch.notes === undefined ? before.notes : patch.notes || null,
+    },
+    now,
+  );
+  return { lead, before };
+}
+
+/** PATCH /api/admin/leads/:id in its own transaction as the operator. */
+export async function updateLeadAsOperator(db: Database, operatorId: string, id: string, patch: UpdateLeadRequest, now = new Date()): Promise<{ lead: Lead }> {
+  const { lead } = await runTransaction(db, { userId: operatorId }, (q) => updateLead(q, id, patch, now));
+  return { lead };
+}
+
+/** The demo funnel for the operator's dashboard. */
+export function demoFunnelOf(q: Queryable): ReturnType<typeof repo.demoFunnel> {
+  return repo.demoFunnel(q);
+}

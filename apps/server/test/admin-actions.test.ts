@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './app.ts';
+import { testDatabaseKinds } from './database.ts';
+import { createPharmacyWithStaff, createUser, type PharmacyFixture } from './fixtures.ts';
+import type { TestClient } from './http.ts';
+import { loginAs, setSubscription } from './platform-helpers.ts';
+
+const DAY = 86_400_000;
+
+describe.each(testDatabaseKinds())("the operator's actions and dashboard on %s", (kind) => {
+  let t: TestApp;
+  let trial: PharmacyFixture;
+  let expired: PharmacyFixture;
+  let licensed: PharmacyFixture;
+  let operator: TestClient;
+  let operatorId: string;
+
+  const subscription = async (id: string) =>
+    (await t.db.owner.query<{ status: string; trial_end_date: string | null }>(`SELECT status, trial_end_date FROM subscriptions WHERE pharmacy_id = $1`, [id]))[0]!;
+  const auditRows = async (id: string) =>
+    t.db.owner.query<{ action: string; user_id: string; after: Record<string, unknown> }>(
+      `SELECT action, user_id, after FROM audit_log WHERE pharmacy_id = $1 AND action LIKE 'admin.%' ORDER BY at, id`,
+      [id],
+    );
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    trial = await createPharmacyWithStaff(t.db, { id: 'act_trial', name: 'Trial Chemists', plan: 'trial', roles: ['owner'], branchNames: ['Main Branch'] });
+    expired = await createPharmacyWithStaff(t.db, { id: 'act_expired', name: 'Expired Chemists', plan: 'trial', roles: ['owner'], branchNames: ['Main Branch'] });
+    licensed = await createPharmacyWithStaff(t.db, { id: 'act_licensed', name: 'Licensed Chemists', plan: 'standard', roles: ['owner'], branchNames: ['Main Branch'] });
+    await createPharmacyWithStaff(t.db, { id: 'act_demo', plan: 'standard', roles: ['owner', 'demo'], branchNames: ['Main Branch'] });
+    await setSubscription(t.db, expired.pharmacyId, { trial_end_date: '-3 days', end_date: '-3 days' });
+    const op = await createUser(t.db, { email: 'operator@actions.test', name: 'Platform Operator', isPlatformOperator: true });
+    operatorId = op.id;
+    operator = await loginAs(t, op.email);
+  });
+  afterAll(async () => t?.close());
+
+  it('extends a running trial from its end, and an expired one from now; audited under the operator', async () => {
+    const before = new Date((await subscription(trial.pharmacyId)).trial_end_date!).getTime();
+    const res = await operator.post(`/api/admin/pharmacies/${trial.pharmacyId}/extend-trial`, { days: 7 });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe('Trial extended by 7 days for Trial Chemists');
+    expect(res.body.pharmacy).toMatchObject({ id: trial.pharmacyId, subscription: { status: 'trial' } });
+    expect(new Date((await subscription(trial.pharmacyId)).trial_end_date!).getTime()).toBe(before + 7 * DAY);
+
+    const revived = await operator.post(`/api/admin/pharmacies/${expired.pharmacyId}/extend-trial`, { days: 5 });
+    expect(revived.status).toBe(200);
+    expect(revived.body.pharmacy.subscription.status).toBe('trial');
+    const end = new Date((await subscription(expired.pharmacyId)).trial_end_date!).getTime();
+    expect(Math.abs(end - (Date.now() + 5 * DAY))).toBeLessThan(60_000);
+
+    const audit = await auditRows(trial.pharmacyId);
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ action: 'admin.trial_extended', user_id: operatorId, after: { days: 7, by: 'platform_operator', operatorEmail: 'operator@actions.test' } });
+  });
+
+  it('refuses what does not hold, and writes nothing', async () => {
+    const licensedBefore = await subscription(licensed.pharmacyId);
+    const notTrial = await operator.post(`/api/admin/pharmacies/${licensed.pharmacyId}/extend-trial`, { days: 7 });
+    expect(notTrial.status).toBe(409);
+    expect(notTrial.body.error.message).toBe('Not in trial period');
+    for (const days of [0, 91, 2.5]) {
+      expect((await operator.post(`/api/admin/pharmacies/${trial.pharmacyId}/extend-trial`, { days })).status).toBe(400);
+    }
+    expect((await operator.post(`/api/admin/pharmacies/no_such_pharmacy/extend-trial`, { days: 7 })).status).toBe(404);
+    expect(await subscription(licensed.pharmacyId)).toEqual(licensedBefore);
+    expect(await auditRows(licensed.pharmacyId)).toHaveLength(0);
+  });
+
+  it('deactivates and reactivates a pharmacy (a licence back to active), audited; a deactivated trial cannot be extended', async () => {
+    const off = await operator.post(`/api/admin/pharmacies/${licensed.pharmacyId}/deactivate`, {});
+    expect(off.status).toBe(200);
+    expect(off.body.message).toBe('Licensed Chemists has been deactivated');
+    expect(off.body.pharmacy.subscription.status).toBe('inactive');
+    expect((await subscription(licensed.pharmacyId)).status).toBe('inactive');
+    // The pharmacy's people see it at once: the system is not active for them.
+    const owner = await loginAs(t, licensed.users.owner!.email);
+    expect((await owner.get('/api/subscription')).body.summary.systemActive).toBe(false);
+
+    const on = await operator.post(`/api/admin/pharmacies/${licensed.pharmacyId}/reactivate`, {});
+    expect(on.body.pharmacy.subscription.status).toBe('active');
+    expect((await subscription(licensed.pharmacyId)).status).toBe('active');
+    expect((await auditRows(licensed.pharmacyId)).map((r) => r.action)).toEqual(['admin.pharmacy_deactivated', 'admin.pharmacy_reactivated']);
+
+    await operator.post(`/api/admin/pharmacies/${trial.pharmacyId}/deactivate`, {});
+    const refused = await operator.post(`/api/admin/pharmacies/${trial.pharmacyId}/extend-trial`, { days: 1 });
+    expect(refused.body.error.message).toBe('This pharmacy is deactivated. Reactivate it first.');
+    await operator.post(`/api/admin/pharmacies/${trial.pharmacyId}/reactivate`, {});
+    expect((await subscription(trial.pharmacyId)).status).toBe('trial');
+  });
+
+  it('the dashboard counts pharmacies by status (demo left out), sign-ups by month and the demo funnel', async () => {
+    const res = await operator.get('/api/admin/overview');
+    expect(res.status).toBe(200);
+    expect(res.body.pharmacies).toMatchObject({ total: 3, trial: 2, active: 1, inactive: 0 });
+    expect(res.body.months).toHaveLength(12);
+    const thisMonth = new Date().toISOString().slice(0, 7);
+    expect(res.body.months[11]).toMatchObject({ month: thisMonth, signUps: 3 });
+    expect(res.body.demos).toEqual({ registrations: 0, verified: 0, accessed: 0, converted: 0 });
+  });
+
+  it('lists demos and leads and records a follow-up; only operators may', async () => {
+    const userId = (await t.db.owner.query<{ id: string }>(`INSERT INTO users (email, name) VALUES ('lead@example.com', 'Lead Person') RETURNING id`))[0]!.id;
+    await t.db.owner.query(`INSERT INTO demo_registrations (user_id, name, email, phone) VALUES ($1, 'Lead Person', 'lead@example.com', '0712345678')`, [userId]);
+    const [lead] = await t.db.owner.query<{ id: string }>(`INSERT INTO leads (user_id, name, email, phone) VALUES ($1, 'Lead Person', 'lead@example.com', '0712345678') RETURNING id`, [userId]);
+    const list = await operator.get('/api/admin/demos');
+    expect(list.body.registrations).toHaveLength(1);
+    expect(list.body.registrations[0]).toMatchObject({ email: 'lead@example.com', emailVerified: false, accessCount: 0 });
+    expect(list.body.leads[0]).toMatchObject({ id: lead!.id, leadStatus: 'new', followUpRequired: true });
+
+    const patched = await operator.patch(`/api/admin/leads/${lead!.id}`, { leadStatus: 'converted', notes: 'Paid by bank transfer' });
+    expect(patched.status).toBe(200);
+    expect(patched.body.lead).toMatchObject({ leadStatus: 'converted', followUpRequired: false, notes: 'Paid by bank transfer' });
+    expect((await operator.patch(`/api/admin/leads/${lead!.id}`, { leadStatus: 'won' })).status).toBe(400);
+    expect((await operator.patch(`/api/admin/leads/00000000-0000-4000-8000-000000000000`, { leadStatus: 'lost' })).status).toBe(404);
+    expect((await operator.get('/api/admin/overview')).body.demos).toMatchObject({ registrations: 1, converted: 1 });
+
+    const owner = await loginAs(t, trial.users.owner!.email);
+    for (const [method, url, body] of [
+      ['GET', '/api/admin/demos', undefined],
+      ['GET', '/api/admin/overview', undefined],
+      ['POST', `/api/admin/pharmacies/${trial.pharmacyId}/extend-trial`, { days: 7 }],
+      ['POST', `/api/admin/pharmacies/${licensed.pharmacyId}/deactivate`, {}],
+      ['PATCH', `/api/admin/leads/${lead!.id}`, { leadStatus: 'lost' }],
+    ] as const) {
+      expect((await owner.request(method, url, body)).status, url).toBe(403);
+      expect((await t.client().request(method, url, body)).status, url).toBe(401);
+    }
+    expect((await subscription(licensed.pharmacyId)).status).toBe('active');
+  });
+});

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { adminPharmacySchema, type AdminPharmacy } from './subscription.ts';
+
+/**
+ * The operator's admin area (seed 002 section 2, Admin area; issue 11 item 8; decision 0047): the SaaS dashboard's
+ * figures and the operator's actions on a pharmacy. The pharmacy list itself is subscription.ts's
+ * adminPharmacyListResponseSchema.
+ */
+
+/** How long the admin session lasts in the browser before the operator must sign in again (admin_session_expiry). */
+export const ADMIN_SESSION_HOURS = 8;
+/** Storage keys of the admin session (seed 002 section 6). */
+export const ADMIN_SESSION_KEY = 'admin_session';
+export const ADMIN_SESSION_EXPIRY_KEY = 'admin_session_expiry';
+
+/** The most days one extension may add to a trial. */
+export const MAX_TRIAL_EXTENSION_DAYS = 90;
+
+export const pharmacyIdParamsSchema = z.strictObject({ id: z.string().regex(/^[a-z0-9_]{3,64}$/, 'Not found') });
+
+/** POST /api/admin/pharmacies/:id/extend-trial. */
+export const extendTrialRequestSchema = z.strictObject({
+  days: z
+    .number({ error: 'Days must be a whole number.' })
+    .int('Days must be a whole number.')
+    .min(1, `Days must be between 1 and ${MAX_TRIAL_EXTENSION_DAYS}.`)
+    .max(MAX_TRIAL_EXTENSION_DAYS, `Days must be between 1 and ${MAX_TRIAL_EXTENSION_DAYS}.`),
+});
+export type ExtendTrialRequest = z.infer<typeof extendTrialRequestSchema>;
+
+/** The answer of every operator action on a pharmacy: the pharmacy as the list shows it now, and a sentence. */
+export const pharmacyActionResponseSchema = z.object({ pharmacy: adminPharmacySchema, message: z.string() });
+export type PharmacyActionResponse = z.infer<typeof pharmacyActionResponseSchema>;
+
+/** The dashboard's buckets of pharmacies (demo pharmacies are not customers and are left out). */
+export const PHARMACY_BUCKETS = ['trial', 'trialExpired', 'active', 'hostingDueSoon', 'hostingExpired', 'inactive'] as const;
+export type PharmacyBucket = (typeof PHARMACY_BUCKETS)[number];
+
+/**
+ * The bucket of a pharmacy on the dashboard: inactive (stored so, or no subscription), trial or trialExpired,
+ * hostingExpired (licence owned, hosting lapsed), hostingDueSoon (within the reminder window), else active.
+ */
+export function pharmacyBucket(p: Pick<AdminPharmacy, 'subscription'> & { hostingDueSoon?: boolean; licenseActiveHostingExpired?: boolean }): PharmacyBucket {
+  const s = p.subscription;
+  if (s.storedStatus === 'inactive' || s.status === 'none') return 'inactive';
+  if (s.storedStatus === 'trial') return s.status === 'trial' ? 'trial' : 'trialExpired';
+  if (p.licenseActiveHostingExpired || s.status === 'expired') return 'hostingExpired';
+  if (p.hostingDueSoon) return 'hostingDueSoon';
+  return 'active';
+}
+
+const month = z.string().regex(/^\d{4}-\d{2}$/);
+
+/** GET /api/admin/overview: the SaaS dashboard's figures. */
+export const adminOverviewResponseSchema = z.object({
+  pharmacies: z.object({
+    total: z.number().int(),
+    trial: z.number().int(),
+    trialExpired: z.number().int(),
+    active: z.number().int(),
+    hostingDueSoon: z.number().int(),
+    hostingExpired: z.number().int(),
+    inactive: z.number().int(),
+  }),
+  /** The last 12 months, oldest first: new pharmacies, and money received for licences and hosting (cents). */
+  months: z.array(z.object({ month, signUps: z.number().int(), licenceCents: z.number().int(), hostingCents: z.number().int() })),
+  demos: z.object({ registrations: z.number().int(), verified: z.number().int(), accessed: z.number().int(), converted: z.number().int() }),
+});
+export type AdminOverviewResponse = z.infer<typeof adminOverviewResponseSchema>;
+
+/** The last `count` months ending with the month of `now` (UTC), oldest first, as YYYY-MM. */
+export function lastMonths(now: Date, count = 12): string[] {
+  const months: string[] = [];
+  for (let i = count - 1; i >= 0; i -= 1) {
+    const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i, 1));
+    months.push(`${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`);
+  }
+  return months;
+}
