@@ -480,7 +480,8 @@ export type CompleteSale = z.output<typeof completeSaleSchema>;
 
 export const saleIdParamsSchema = z.strictObject({ id: z.uuid() });
 
-const saleBatchSchema = z.object({
+/** A batch and the pieces taken from (or reserved in) it. */
+export const saleBatchSchema = z.object({
   batchId: z.string(),
   batchNumber: z.string().nullable(),
   expiryDate: z.string().nullable(),

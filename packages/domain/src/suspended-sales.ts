@@ -3,10 +3,10 @@ import { fieldMessage, numberField } from './errors.ts';
 import {
   discountInputSchema,
   paymentMethodKey,
-  prescriptionSchema,
   SALE_LIMITS,
+  saleBatchSchema,
   saleLineInputSchema,
-  UNIT_MODES,
+  saleLineSchema,
   type SaleProblem,
 } from './sales.ts';
 import { parseMoneyToCents } from './money.ts';
@@ -144,29 +144,25 @@ export type SuspendSale = z.output<typeof suspendSaleSchema>;
 
 export const suspendedSaleIdParamsSchema = z.strictObject({ id: z.uuid() });
 
-const reservedBatchSchema = z.object({
-  batchId: z.string(),
-  batchNumber: z.string().nullable(),
-  expiryDate: z.string().nullable(),
-  quantity: z.number().int(),
-});
+const reservedBatchSchema = saleBatchSchema;
 
-export const suspendedSaleLineSchema = z.object({
-  line: z.number().int(),
-  productId: z.string(),
-  name: z.string(),
-  sku: z.string().nullable(),
-  quantity: z.number().int(),
-  unitMode: z.enum(UNIT_MODES),
-  packageSize: z.number().int(),
-  unitPriceCents: z.number().int(),
-  listPriceCents: z.number().int(),
-  totalCents: z.number().int(),
-  isDda: z.boolean(),
-  prescription: prescriptionSchema.nullable(),
-  needsRefill: z.boolean(),
-  refillDays: z.number().int().nullable(),
-  lowMargin: z.boolean(),
+/** A suspended line: a sale's line as far as it is known before completing (no cost, tax or batch takes yet). */
+export const suspendedSaleLineSchema = saleLineSchema.pick({
+  line: true,
+  productId: true,
+  name: true,
+  sku: true,
+  quantity: true,
+  unitMode: true,
+  packageSize: true,
+  unitPriceCents: true,
+  listPriceCents: true,
+  totalCents: true,
+  isDda: true,
+  prescription: true,
+  needsRefill: true,
+  refillDays: true,
+  lowMargin: true,
 });
 export type SuspendedSaleLine = z.infer<typeof suspendedSaleLineSchema>;
 

@@ -1,36 +1,22 @@
-import { DEFAULT_MIN_MARGIN_PERCENT } from '@pharmapoint/domain/margins';
-import { formatMoney } from '@pharmapoint/domain/money';
-import { canGiveDiscounts } from '@pharmapoint/domain/permissions';
-import { isOfferedInBranch } from '@pharmapoint/domain/products';
 import {
   canonicalPaymentMethod,
   checkCompletion,
-  computeCart,
   DEFAULT_REFILL_DAYS,
-  discountPercentOf,
   formatInvoiceNumber,
-  isLineLowMargin,
   isSaleProblem,
-  isWholePackages,
-  lineMinimumAllowedCents,
   refillDueDate,
-  SALE_LIMITS,
   saleDateProblem,
   taxRateBasisPointsOf,
   tillPaymentMethods,
-  unitPriceForMode,
   WALK_IN_CUSTOMER,
   type CompleteSale,
-  type Discount,
   type LastPrescriptionResponse,
   type Sale,
   type SaleListQuery,
   type SaleListResponse,
-  type SaleProblem,
 } from '@pharmapoint/domain/sales';
 import { businessDate, isExpired } from '@pharmapoint/domain/stock';
 import type { Queryable } from '../../db/database.ts';
-import { holds } from '../../platform/access.ts';
 import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
@@ -39,10 +25,10 @@ import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts'
 import { applyStockChanges, lockStockRows, resolveBranch, type StockChange, type StockChangeResult } from '../stock/stock.service.ts';
 import { completeSuspendedSale, takeSuspendedSale, type HeldReservation } from '../suspended-sales/suspended-sales.service.ts';
 import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
+import { priceCart, refuse, type CartProductRow } from './cart-pricing.service.ts';
 import {
   findLastPrescription,
   findSale,
-  findSaleProducts,
   findUserName,
   insertSale,
   insertSaleLines,
@@ -51,7 +37,6 @@ import {
   saleExists,
   takeInvoiceCounter,
   type NewSaleLine,
-  type SaleProductRow,
 } from './sales.repository.ts';
 
 /**
@@ -63,20 +48,11 @@ import {
  * Anything refused or failing leaves nothing: the transaction rolls back as a whole.
  */
 
-function refuse(problem: SaleProblem, details?: unknown): never {
-  throw new AppError(problem.code, { values: problem.values, details });
-}
-
 /** The pieces each product of the sale needs (a product may be on several lines). */
 function piecesByProduct(lines: CompleteSale['lines']): Map<string, number> {
   const needed = new Map<string, number>();
   for (const l of lines) needed.set(l.productId, (needed.get(l.productId) ?? 0) + l.quantity);
   return needed;
-}
-
-function toDiscount(input: CompleteSale['discount']): Discount | null {
-  if (!input) return null;
-  return input.type === 'percent' ? { type: 'percent', basisPoints: input.basisPoints } : { type: 'fixed', cents: input.cents };
 }
 
 /** POST /api/sales. */
@@ -94,13 +70,6 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   const dateProblem = saleDateProblem(saleDate, today);
   if (dateProblem) refuse(dateProblem);
   const client = input.clientId ? await findCustomer(q, ctx, input.clientId) : null;
-  const money = (cents: number) =>
-    formatMoney(cents, {
-      currencySymbol: settings.currencySymbol,
-      decimalPlaces: settings.decimalPlaces,
-      thousandsSeparator: settings.thousandsSeparator,
-      decimalSeparator: settings.decimalSeparator,
-    });
 
   // Lock the branch's stock rows first (the ledger's one global order), then read prices and stock under the locks.
   const needed = piecesByProduct(input.lines);
@@ -108,69 +77,19 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   // A resumed sale also locks the products it reserved and no longer sells (they are released below).
   const lockIds = held ? [...new Set([...productIds, ...held.batches.keys()])] : productIds;
   await lockStockRows(q, ctx, lockIds.map((productId) => ({ branchId: branch.id, productId })));
-  const products = await findSaleProducts(q, ctx.pharmacyId, branch.id, productIds);
-
-  const mayOverridePrice = holds(ctx, 'pos:price_override');
-  const defaultMargin = settings.defaultMinMargin > 0 ? settings.defaultMinMargin : DEFAULT_MIN_MARGIN_PERCENT;
-  const priced = input.lines.map((line, index) => {
-    const product = products.get(line.productId);
-    if (!product) throw new AppError('NOT_FOUND', { details: { productId: line.productId, line: index + 1 } });
-    const values = { product: product.name };
-    if (!product.is_active) refuse({ code: 'SALE_PRODUCT_INACTIVE', values }, { productId: product.id });
-    const piecePrice = sellablePrice(product, branch.id);
-    if (piecePrice === null) refuse({ code: 'SALE_PRODUCT_NO_PRICE', values }, { productId: product.id });
-    const packageSize = Math.max(1, product.package_size);
-    if (!isWholePackages(line.quantity, line.unitMode, packageSize)) {
-      throw new AppError('VALIDATION_FAILED', {
-        message: `The quantity of ${product.name} must be whole packages of ${packageSize} pieces.`,
-        details: { productId: product.id, packageSize },
-      });
-    }
-    const listPrice = unitPriceForMode(piecePrice, line.unitMode, packageSize);
-    const unitPrice = line.unitPriceCents ?? listPrice;
+  const { priced, cart, money } = await priceCart(q, ctx, settings, {
+    branchId: branch.id,
+    lines: input.lines,
+    discount: input.discount,
+    expectedTotalCents: input.expectedTotalCents,
     // A resumed sale keeps the price the customer was given at suspension (decision 0028).
-    const overridden = unitPrice !== listPrice && unitPrice !== held?.prices.get(`${product.id}:${line.unitMode}`);
-    // A price other than the branch's: the cashier's till was out of date, or an override that needs its permission.
-    if (overridden && !mayOverridePrice) refuse({ code: 'SALE_PRICE_CHANGED', values: { product: product.name, price: money(listPrice) } }, { productId: product.id, listPriceCents: listPrice });
-    const marginBasisPoints = product.branch_min_margin_basis_points ?? product.product_min_margin_basis_points;
-    const minimum = lineMinimumAllowedCents({
-      costCents: product.purchase_price_cents ?? 0,
-      minMarginPercent: marginBasisPoints !== null ? marginBasisPoints / 100 : defaultMargin,
-      unitMode: line.unitMode,
-      packageSize,
-    });
-    const lowMargin = isLineLowMargin(unitPrice, minimum);
-    // Margins are enforced on prices changed at the till; the branch's own list price is the pharmacy's decision.
-    if (overridden && lowMargin && settings.enforceMargins && !settings.allowOverrideMargins) {
-      refuse({ code: 'SALE_LOW_MARGIN', values: { product: product.name } }, { productId: product.id, minimumAllowedCents: minimum });
-    }
-    if (unitPrice * (line.quantity / (line.unitMode === 'W' ? packageSize : 1)) > SALE_LIMITS.lineCents) refuse({ code: 'SALE_TOO_LARGE' });
-    return { line, product, packageSize, listPrice, unitPrice, lowMargin };
+    keptPrice: held ? (productId, unitMode) => held.prices.get(`${productId}:${unitMode}`) : undefined,
+    notFound: (productId, index) => {
+      throw new AppError('NOT_FOUND', { details: { productId, line: index + 1 } });
+    },
+    refuseLowMargin: true,
   });
 
-  const discount = toDiscount(input.discount);
-  const cart = computeCart(
-    priced.map((p) => ({
-      quantity: p.line.quantity,
-      unitMode: p.line.unitMode,
-      packageSize: p.packageSize,
-      unitPriceCents: p.unitPrice,
-      taxApplied: p.product.tax_applied,
-      taxRateBasisPoints: p.product.tax_rate_basis_points,
-    })),
-    discount,
-    { settingsTaxRatePercent: settings.taxRate, currency: settings.currency },
-  );
-  if (cart.totalCents > SALE_LIMITS.saleCents) refuse({ code: 'SALE_TOO_LARGE' });
-  if (cart.discountCents > 0) {
-    if (!canGiveDiscounts(ctx.subject)) refuse({ code: 'SALE_DISCOUNT_DENIED' });
-    if (discountPercentOf(cart.subtotalCents, cart.discountCents) > settings.maxDiscount && !holds(ctx, 'pos:admin')) {
-      refuse({ code: 'SALE_DISCOUNT_ABOVE_MAX', values: { max: settings.maxDiscount } });
-    }
-  }
-  if (input.expectedTotalCents !== undefined && input.expectedTotalCents !== cart.totalCents) {
-    refuse({ code: 'SALE_TOTAL_CHANGED', values: { total: money(cart.totalCents) } }, { totalCents: cart.totalCents, subtotalCents: cart.subtotalCents, discountCents: cart.discountCents, taxCents: cart.taxCents });
-  }
   const methods = tillPaymentMethods(settings.paymentMethods);
   const payments = input.payments.map((p) => ({ ...p, method: canonicalPaymentMethod(methods, p.method) ?? p.method.trim() }));
   for (const p of payments) {
@@ -351,14 +270,7 @@ function batchesOfLine(taken: readonly StockChangeResult[], lineOf: readonly num
   return [...byBatch.values()];
 }
 
-/** The branch's selling price per piece, or null when the product cannot be sold there (no row, not offered, price 0). */
-function sellablePrice(product: SaleProductRow, branchId: string): number | null {
-  if (product.selling_price_cents === null || product.is_available === false) return null;
-  if (!isOfferedInBranch(product.restricted_branch_ids ?? [], branchId)) return null;
-  return product.selling_price_cents > 0 ? product.selling_price_cents : null;
-}
-
-function shortages(products: readonly SaleProductRow[], needed: Map<string, number>) {
+function shortages(products: readonly CartProductRow[], needed: Map<string, number>) {
   const seen = new Set<string>();
   return products
     .filter((p) => (needed.get(p.id) ?? 0) > (p.quantity ?? 0) && !seen.has(p.id) && seen.add(p.id))

@@ -1,19 +1,4 @@
-import { DEFAULT_MIN_MARGIN_PERCENT } from '@pharmapoint/domain/margins';
-import { formatMoney } from '@pharmapoint/domain/money';
-import { canGiveDiscounts } from '@pharmapoint/domain/permissions';
-import { isOfferedInBranch } from '@pharmapoint/domain/products';
-import {
-  canonicalPaymentMethod,
-  computeCart,
-  discountPercentOf,
-  isLineLowMargin,
-  isWholePackages,
-  lineMinimumAllowedCents,
-  SALE_LIMITS,
-  unitPriceForMode,
-  type Discount,
-  type SaleProblem,
-} from '@pharmapoint/domain/sales';
+import { canonicalPaymentMethod } from '@pharmapoint/domain/sales';
 import {
   checkReservationInput,
   checkSuspension,
@@ -29,23 +14,21 @@ import {
   type SuspendedSaleListResponse,
 } from '@pharmapoint/domain/suspended-sales';
 import type { Queryable } from '../../db/database.ts';
-import { holds } from '../../platform/access.ts';
 import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import { findCustomer } from '../contacts/contacts.service.ts';
+import { priceCart, refuse, toDiscount } from '../sales/cart-pricing.service.ts';
 import { loadSettings } from '../settings/settings.service.ts';
 import { applyStockChanges, lockStockRows, resolveBranch, type StockChange } from '../stock/stock.service.ts';
 import {
   closeSuspendedSale,
   findBatchExpiries,
-  findCartProducts,
   findSuspendedSale,
   findUser,
   insertSuspendedSale,
   listSuspendedSales as findSuspendedSales,
   suspendedSaleExists,
-  type SuspendProductRow,
 } from './suspended-sales.repository.ts';
 
 /**
@@ -62,21 +45,6 @@ import {
  * once, right before COMMIT.
  */
 
-function refuse(problem: SaleProblem, details?: unknown): never {
-  throw new AppError(problem.code, { values: problem.values, details });
-}
-
-function sellablePrice(product: SuspendProductRow, branchId: string): number | null {
-  if (product.selling_price_cents === null || product.is_available === false) return null;
-  if (!isOfferedInBranch(product.restricted_branch_ids ?? [], branchId)) return null;
-  return product.selling_price_cents > 0 ? product.selling_price_cents : null;
-}
-
-function toDiscount(input: SuspendSale['discount']): Discount | null {
-  if (!input) return null;
-  return input.type === 'percent' ? { type: 'percent', basisPoints: input.basisPoints } : { type: 'fixed', cents: input.cents };
-}
-
 /** POST /api/suspended-sales. */
 export async function suspendSale(q: Queryable, ctx: RequestContext, input: SuspendSale): Promise<SuspendedSale> {
   if (await suspendedSaleExists(q, ctx.pharmacyId, input.id)) throw new AppError('SUSPENDED_ID_TAKEN', { details: { id: input.id } });
@@ -91,13 +59,6 @@ export async function suspendSale(q: Queryable, ctx: RequestContext, input: Susp
   }
   const client = await findCustomer(q, ctx, input.clientId);
   const { settings } = await loadSettings(q, ctx.pharmacyId);
-  const money = (cents: number) =>
-    formatMoney(cents, {
-      currencySymbol: settings.currencySymbol,
-      decimalPlaces: settings.decimalPlaces,
-      thousandsSeparator: settings.thousandsSeparator,
-      decimalSeparator: settings.decimalSeparator,
-    });
 
   // Lock the branch rows in the ledger's global order, then read prices and stock under the locks.
   const productIds = [...new Set(input.lines.map((l) => l.productId))];
@@ -108,60 +69,16 @@ export async function suspendSale(q: Queryable, ctx: RequestContext, input: Susp
     await closeSuspendedSale(q, ctx.pharmacyId, replaced.id, { status: 'cancelled', saleId: null, userId: ctx.userId, at: ctx.now });
     await audit(q, ctx, 'suspended_sale.replace', 'suspended_sale', replaced.id, null, { reservationId: replaced.reservationId, by: input.id });
   }
-  const products = await findCartProducts(q, ctx.pharmacyId, branch.id, productIds);
-
-  const mayOverridePrice = holds(ctx, 'pos:price_override');
-  const defaultMargin = settings.defaultMinMargin > 0 ? settings.defaultMinMargin : DEFAULT_MIN_MARGIN_PERCENT;
-  const priced = input.lines.map((line) => {
-    const product = products.get(line.productId);
-    if (!product) refuse({ code: 'SUSPEND_PRODUCT_NOT_FOUND', values: { product: line.productId } }, { productId: line.productId });
-    const values = { product: product.name };
-    if (!product.is_active) refuse({ code: 'SALE_PRODUCT_INACTIVE', values }, { productId: product.id });
-    const piecePrice = sellablePrice(product, branch.id);
-    if (piecePrice === null) refuse({ code: 'SALE_PRODUCT_NO_PRICE', values }, { productId: product.id });
-    const packageSize = Math.max(1, product.package_size);
-    if (!isWholePackages(line.quantity, line.unitMode, packageSize)) {
-      throw new AppError('VALIDATION_FAILED', { message: `The quantity of ${product.name} must be whole packages of ${packageSize} pieces.`, details: { productId: product.id, packageSize } });
-    }
-    const listPrice = unitPriceForMode(piecePrice, line.unitMode, packageSize);
-    const unitPrice = line.unitPriceCents ?? listPrice;
-    const overridden = unitPrice !== listPrice;
-    if (overridden && !mayOverridePrice) refuse({ code: 'SALE_PRICE_CHANGED', values: { product: product.name, price: money(listPrice) } }, { productId: product.id, listPriceCents: listPrice });
-    const marginBasisPoints = product.branch_min_margin_basis_points ?? product.product_min_margin_basis_points;
-    const minimum = lineMinimumAllowedCents({
-      costCents: product.purchase_price_cents ?? 0,
-      minMarginPercent: marginBasisPoints !== null ? marginBasisPoints / 100 : defaultMargin,
-      unitMode: line.unitMode,
-      packageSize,
-    });
-    if (unitPrice * (line.quantity / (line.unitMode === 'W' ? packageSize : 1)) > SALE_LIMITS.lineCents) refuse({ code: 'SALE_TOO_LARGE' });
-    // As for a sale (decision 0023): only a price changed at the till counts as Low Margin against the settings.
-    return { line, product, packageSize, listPrice, unitPrice, lowMargin: isLineLowMargin(unitPrice, minimum), overridden };
+  const { priced, cart } = await priceCart(q, ctx, settings, {
+    branchId: branch.id,
+    lines: input.lines,
+    discount: input.discount,
+    expectedTotalCents: input.expectedTotalCents,
+    notFound: (productId) => refuse({ code: 'SUSPEND_PRODUCT_NOT_FOUND', values: { product: productId } }, { productId }),
+    // As for a sale (decision 0023) only a price changed at the till counts as Low Margin; checkSuspension below
+    // judges it with the suspension's own setting (allowSuspendWithLowMargin).
+    refuseLowMargin: false,
   });
-
-  const discount = toDiscount(input.discount);
-  const cart = computeCart(
-    priced.map((p) => ({
-      quantity: p.line.quantity,
-      unitMode: p.line.unitMode,
-      packageSize: p.packageSize,
-      unitPriceCents: p.unitPrice,
-      taxApplied: p.product.tax_applied,
-      taxRateBasisPoints: p.product.tax_rate_basis_points,
-    })),
-    discount,
-    { settingsTaxRatePercent: settings.taxRate, currency: settings.currency },
-  );
-  if (cart.totalCents > SALE_LIMITS.saleCents) refuse({ code: 'SALE_TOO_LARGE' });
-  if (cart.discountCents > 0) {
-    if (!canGiveDiscounts(ctx.subject)) refuse({ code: 'SALE_DISCOUNT_DENIED' });
-    if (discountPercentOf(cart.subtotalCents, cart.discountCents) > settings.maxDiscount && !holds(ctx, 'pos:admin')) {
-      refuse({ code: 'SALE_DISCOUNT_ABOVE_MAX', values: { max: settings.maxDiscount } });
-    }
-  }
-  if (input.expectedTotalCents !== undefined && input.expectedTotalCents !== cart.totalCents) {
-    refuse({ code: 'SALE_TOTAL_CHANGED', values: { total: money(cart.totalCents) } }, { totalCents: cart.totalCents });
-  }
   const method = canonicalPaymentMethod(suspendPaymentMethods(settings.paymentMethods), input.paymentMethod);
   if (!method) refuse({ code: 'SALE_PAYMENT_METHOD_UNKNOWN', values: { method: input.paymentMethod } });
 
@@ -199,7 +116,7 @@ export async function suspendSale(q: Queryable, ctx: RequestContext, input: Susp
   );
   const reservations: Reservation[] = results.map((r) => ({
     productId: r.productId,
-    name: products.get(r.productId)!.name,
+    name: priced.find((p) => p.product.id === r.productId)!.product.name,
     quantity: needed.get(r.productId)!,
     batches: r.batches.map((b) => ({ batchId: b.batchId, batchNumber: b.batchNumber, expiryDate: b.expiryDate, quantity: b.quantity })),
   }));
@@ -228,7 +145,7 @@ export async function suspendSale(q: Queryable, ctx: RequestContext, input: Susp
     client: { id: client.id, name: client.name, phone: client.phone, location: client.location },
     lines,
     reservations,
-    discount,
+    discount: toDiscount(input.discount),
     subtotalCents: cart.subtotalCents,
     discountCents: cart.discountCents,
     taxCents: cart.taxCents,

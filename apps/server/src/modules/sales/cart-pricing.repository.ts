@@ -1,0 +1,36 @@
+import type { Queryable } from '../../db/database.ts';
+
+/** What pricing a cart reads: a product with its branch's prices and sellable stock (cart-pricing.service.ts). */
+export interface CartProductRow {
+  id: string;
+  name: string;
+  sku: string | null;
+  is_active: boolean;
+  is_dda: boolean;
+  tax_applied: boolean;
+  tax_rate_basis_points: number;
+  package_size: number;
+  product_min_margin_basis_points: number | null;
+  restricted_branch_ids: string[] | null;
+  /** Null when the product has no row in the branch. */
+  selling_price_cents: number | null;
+  purchase_price_cents: number | null;
+  branch_min_margin_basis_points: number | null;
+  is_available: boolean | null;
+  quantity: number | null;
+}
+
+/** The products of a cart with their prices and sellable stock in the branch (the caller holds the branch rows' locks). */
+export async function findCartProducts(q: Queryable, pharmacyId: string, branchId: string, productIds: readonly string[]): Promise<Map<string, CartProductRow>> {
+  const rows = await q.query<CartProductRow>(
+    `SELECT p.id, p.name, p.sku, p.is_active, p.is_dda, p.tax_applied, p.tax_rate_basis_points, p.package_size,
+            p.min_margin_basis_points AS product_min_margin_basis_points, p.restricted_branch_ids,
+            bp.selling_price_cents, bp.purchase_price_cents, bp.min_margin_basis_points AS branch_min_margin_basis_points,
+            bp.is_available, bp.quantity
+       FROM products p
+       LEFT JOIN branch_products bp ON bp.pharmacy_id = p.pharmacy_id AND bp.branch_id = $2 AND bp.product_id = p.id
+      WHERE p.pharmacy_id = $1 AND p.id = ANY ($3::uuid[])`,
+    [pharmacyId, branchId, productIds],
+  );
+  return new Map(rows.map((r) => [r.id, r]));
+}
