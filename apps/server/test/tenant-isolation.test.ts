@@ -26,6 +26,8 @@ const WRITE_BODIES: Record<string, unknown> = {
   'PATCH /api/branches/:id': { name: 'Hijacked Branch', address: 'Taken', isActive: false },
   'POST /api/users/:id/resend-invite': {},
   'POST /api/suspended-sales/:id/cancel': {},
+  'POST /api/sales/:id/returns': { id: randomUUID(), lines: [{ line: 1, quantity: 1 }], refundMethod: 'Cash' },
+  'POST /api/sales/:id/void': { id: randomUUID() },
   'PATCH /api/contacts/:id': { name: 'Hijacked Contact', isActive: false },
   'PUT /api/supplier-payments/:id': { amountCents: 100, date: '2026-01-01', method: 'Cash' },
   'DELETE /api/supplier-payments/:id': undefined,
