@@ -6,6 +6,7 @@ import shell from '@/i18n/en/shell.json';
 import publicNs from '@/i18n/en/public.json';
 import dashboard from '@/i18n/en/dashboard.json';
 import admin from '@/i18n/en/admin.json';
+import demo from '@/i18n/en/demo.json';
 import debug from '@/i18n/en/debug.json';
 import manual from '@/i18n/en/manual.json';
 import placeholders from '@/i18n/en/placeholders.json';
@@ -36,6 +37,7 @@ export const resources = {
     public: publicNs,
     dashboard,
     admin,
+    demo,
     debug,
     manual,
     placeholders,

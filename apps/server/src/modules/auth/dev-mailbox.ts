@@ -33,8 +33,9 @@ async function mayRead(request: FastifyRequest, db: Database, config: Config): P
   return Boolean(auth?.isPlatformOperator && !auth.locked);
 }
 
+/** '&' as &amp; (what readers of the page, the browser tests among them, decode), the others as numeric references. */
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return text.replace(/&/g, '&amp;').replace(/[<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** Plain text with its links made clickable. */

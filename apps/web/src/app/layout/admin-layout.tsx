@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { BarChart3, Database, FileText, LayoutDashboard, LogOut, Menu, Palette, Server, UserPlus, Users, UsersRound } from 'lucide-react';
@@ -6,6 +6,33 @@ import { cn } from '@/lib/cn';
 import { Button } from '@/components/ui/button';
 import { useMe } from '@/features/auth/api/get-me';
 import { useLogout } from '@/features/auth/hooks/use-logout';
+import { ADMIN_SESSION_EXPIRY_KEY, ADMIN_SESSION_HOURS, ADMIN_SESSION_KEY } from '@pharmapoint/domain/admin';
+import { formatTime } from '@/lib/format';
+
+/** Reads, starts or ends the browser's admin session (seed 002 section 6: admin_session, admin_session_expiry). */
+function adminSession(userId: string | undefined, now = Date.now()): { expiresAt: number; expired: boolean } | null {
+  if (!userId) return null;
+  try {
+    const owner = localStorage.getItem(ADMIN_SESSION_KEY);
+    const expiry = Number(localStorage.getItem(ADMIN_SESSION_EXPIRY_KEY));
+    if (owner === userId && Number.isFinite(expiry) && expiry > 0) return { expiresAt: expiry, expired: expiry <= now };
+    const expiresAt = now + ADMIN_SESSION_HOURS * 3_600_000;
+    localStorage.setItem(ADMIN_SESSION_KEY, userId);
+    localStorage.setItem(ADMIN_SESSION_EXPIRY_KEY, String(expiresAt));
+    return { expiresAt, expired: false };
+  } catch {
+    return null;
+  }
+}
+
+function endAdminSession(): void {
+  try {
+    localStorage.removeItem(ADMIN_SESSION_KEY);
+    localStorage.removeItem(ADMIN_SESSION_EXPIRY_KEY);
+  } catch {
+    // Storage unavailable: nothing was kept.
+  }
+}
 
 const LINKS = [
   { key: 'saasDashboard', to: '/app/admin/saas-dashboard', icon: LayoutDashboard },
@@ -30,18 +57,47 @@ export function AdminLayout() {
   const logout = useLogout();
   const { data: me } = useMe();
   const [menuOpen, setMenuOpen] = useState(false);
-  const exit = () => void navigate('/app/dashboard');
+  const userId = me?.user.id;
+  const [session, setSession] = useState(() => adminSession(userId));
+  // The admin session ends ADMIN_SESSION_HOURS after it began: the operator signs in again (decision 0047).
+  useEffect(() => {
+    const check = () => {
+      const current = adminSession(userId);
+      setSession(current);
+      if (current?.expired) {
+        endAdminSession();
+        void logout();
+      }
+    };
+    check();
+    const timer = window.setInterval(check, 60_000);
+    return () => window.clearInterval(timer);
+  }, [userId, logout]);
+  const exit = () => {
+    endAdminSession();
+    void navigate('/app/dashboard');
+  };
   const canExit = Boolean(me?.pharmacy);
   return (
     <div className="min-h-screen">
       <div role="status" className="flex items-center justify-between gap-3 bg-purple-700 px-4 py-2 text-sm text-white">
-        <span className="font-semibold">{t('layout.banner')}</span>
+        <span>
+          <span className="font-semibold">{t('layout.banner')}</span>
+          {session && !session.expired ? <span className="ml-2 text-xs text-purple-100">{t('layout.sessionEnds', { time: formatTime(session.expiresAt) })}</span> : null}
+        </span>
         {canExit ? (
           <Button size="sm" variant="outline" onClick={exit} icon={<LogOut className="size-4" aria-hidden="true" />}>
             {t('layout.exit')}
           </Button>
         ) : (
-          <Button size="sm" variant="outline" onClick={() => void logout()} icon={<LogOut className="size-4" aria-hidden="true" />}>
+          <Button
+            size="sm"
+            variant="outline"
+            onClick={() => {
+              endAdminSession();
+              void logout();
+            }}
+            icon={<LogOut className="size-4" aria-hidden="true" />}>
             {t('layout.logout')}
           </Button>
         )}

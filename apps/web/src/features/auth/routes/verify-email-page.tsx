@@ -3,7 +3,9 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { CheckCircle2, MailWarning, XCircle } from 'lucide-react';
 import { resendVerification, verifyEmail } from '@/features/auth/api/auth';
-import { useMe } from '@/features/auth/api/get-me';
+import { useQueryClient } from '@tanstack/react-query';
+import { meQueryKey, useMe } from '@/features/auth/api/get-me';
+import { setSessionHint } from '@/lib/session-hint';
 import { AuthShell } from '@/features/auth/components/auth-shell';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { LoadingState } from '@/components/ui/loading-state';
@@ -17,6 +19,7 @@ export default function VerifyEmailPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const { data: me } = useMe();
+  const queryClient = useQueryClient();
   const mode = params.get('mode');
   const oobCode = params.get('oobCode');
   const [view, setView] = useState<View>(mode === 'verifyEmail' && oobCode ? 'verifying' : 'error');
@@ -31,6 +34,11 @@ export default function VerifyEmailPage() {
     verifyEmail(mode, oobCode)
       .then((result) => {
         setView('success');
+        // A demo registrant's link signed them in (decision 0046): the shell must ask who is signed in again.
+        if (result?.demo) {
+          setSessionHint(true);
+          void queryClient.invalidateQueries({ queryKey: meQueryKey });
+        }
         // A demo registrant continues to the demo after 2 s; everyone else signs in after 3 s (seed 002 section 4).
         setRedirect(result?.demo ? { to: '/demo-access', seconds: 2 } : { to: '/login', seconds: 3 });
       })
@@ -38,7 +46,7 @@ export default function VerifyEmailPage() {
         setView('error');
         setMessage(errorMessage(error));
       });
-  }, [mode, oobCode]);
+  }, [mode, oobCode, queryClient]);
 
   useEffect(() => {
     if (!redirect) return;

@@ -1,0 +1,50 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AdminPharmacy } from '@pharmapoint/domain/subscription';
+import type { AdminOverviewResponse, PharmacyActionResponse } from '@pharmapoint/domain/admin';
+import type { AdminDemosResponse, Lead, UpdateLeadRequest } from '@pharmapoint/domain/demo';
+import { api } from '@/lib/api';
+
+/** The operator's calls (apps/server/src/modules/admin; decision 0047). */
+export const adminKeys = {
+  pharmacies: ['admin', 'pharmacies'] as const,
+  overview: ['admin', 'overview'] as const,
+  demos: ['admin', 'demos'] as const,
+};
+
+export function usePharmacies() {
+  return useQuery({ queryKey: adminKeys.pharmacies, queryFn: async () => (await api.get<{ pharmacies: AdminPharmacy[] }>('/api/admin/pharmacies')).pharmacies });
+}
+
+export function useOverview() {
+  return useQuery({ queryKey: adminKeys.overview, queryFn: () => api.get<AdminOverviewResponse>('/api/admin/overview') });
+}
+
+export function useDemos() {
+  return useQuery({ queryKey: adminKeys.demos, queryFn: () => api.get<AdminDemosResponse>('/api/admin/demos') });
+}
+
+export type PharmacyAction = { kind: 'extend-trial'; days: number } | { kind: 'deactivate' } | { kind: 'reactivate' };
+
+/** An operator's action on a pharmacy; the lists and the dashboard are read again afterwards. */
+export function usePharmacyAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ pharmacyId, action }: { pharmacyId: string; action: PharmacyAction }) =>
+      api.post<PharmacyActionResponse>(`/api/admin/pharmacies/${encodeURIComponent(pharmacyId)}/${action.kind}`, action.kind === 'extend-trial' ? { days: action.days } : {}),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: adminKeys.pharmacies });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.overview });
+    },
+  });
+}
+
+export function useUpdateLead() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, patch }: { id: string; patch: UpdateLeadRequest }) => api.patch<{ lead: Lead }>(`/api/admin/leads/${id}`, patch),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: adminKeys.demos });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.overview });
+    },
+  });
+}

@@ -1,0 +1,40 @@
+import { expect, test } from '@playwright/test';
+import { signInAs } from './helpers';
+
+test('the operator extends a trial on Customers and sees the pharmacy on the SaaS dashboard', async ({ page }) => {
+  await signInAs(page, 'operator', { expectUrl: /\/app\// });
+  await page.goto('/app/admin/customers');
+  await expect(page.getByRole('heading', { level: 1, name: 'Customers' })).toBeVisible();
+  await expect(page.getByText('Admin Mode — you are managing the PharmaPoint platform')).toBeVisible();
+
+  await page.getByLabel('Search pharmacies').fill('Uzima');
+  const row = page.getByRole('row', { name: /Uzima Chemists/ });
+  await expect(row).toBeVisible();
+  await expect(page.getByRole('row', { name: /Afya Bora/ })).toHaveCount(0);
+
+  await row.getByRole('button', { name: 'Extend the trial of Uzima Chemists' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Extend the trial of Uzima Chemists' });
+  await dialog.getByLabel('Days to add').fill('0');
+  await dialog.getByRole('button', { name: 'Extend Trial' }).click();
+  await expect(dialog.getByText('Days must be between 1 and 90.')).toBeVisible();
+  await dialog.getByLabel('Days to add').fill('14');
+  await dialog.getByRole('button', { name: 'Extend Trial' }).click();
+  await expect(page.getByText('Trial extended by 14 days for Uzima Chemists')).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  // Deactivate and reactivate: the row follows.
+  await row.getByRole('button', { name: 'Deactivate Uzima Chemists' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Deactivate' }).click();
+  await expect(page.getByText('Uzima Chemists has been deactivated')).toBeVisible();
+  await expect(row.getByText('Inactive')).toBeVisible();
+  await row.getByRole('button', { name: 'Reactivate Uzima Chemists' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Reactivate' }).click();
+  await expect(page.getByText('Uzima Chemists has been reactivated')).toBeVisible();
+  await expect(row.getByText('Trial', { exact: true })).toBeVisible();
+
+  await page.getByRole('navigation', { name: 'Admin navigation' }).getByRole('link', { name: 'SaaS Dashboard' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'SaaS Dashboard' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Pharmacies by status' })).toBeVisible();
+  await expect(page.getByRole('row', { name: /Uzima Chemists/ })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Demo conversions' })).toBeVisible();
+});
