@@ -22,6 +22,8 @@ function contact(id: string, name: string, phone: string, extra: Partial<Contact
     address: null,
     notes: null,
     creditPeriodDays: null,
+    creditTerms: null,
+    isActive: true,
     branchId: null,
     createdAt: '2026-11-20T08:00:00.000Z',
     updatedAt: '2026-11-20T08:00:00.000Z',

@@ -98,6 +98,8 @@ function clientOfResumed(sale: SuspendedSale): Contact {
     address: null,
     notes: null,
     creditPeriodDays: null,
+    creditTerms: null,
+    isActive: true,
     branchId: sale.branchId,
     createdAt: sale.suspendedAt,
     updatedAt: sale.suspendedAt,
