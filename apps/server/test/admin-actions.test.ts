@@ -98,6 +98,21 @@ describe.each(testDatabaseKinds())("the operator's actions and dashboard on %s",
     const thisMonth = new Date().toISOString().slice(0, 7);
     expect(res.body.months[11]).toMatchObject({ month: thisMonth, signUps: 3 });
     expect(res.body.demos).toEqual({ registrations: 0, verified: 0, accessed: 0, converted: 0 });
+    expect(res.body.months[11]).toMatchObject({ licenceCents: 0, hostingCents: 0 });
+
+    // Revenue: completed platform payments by the month they completed (pending and reversed ones do not count).
+    const pay = (purpose: string, cents: number, status: string, completedAt: string | null) =>
+      t.db.owner.query(
+        `INSERT INTO platform_payments (id, purpose, plan, amount_cents, phone, owner_email, owner_name, pharmacy_name, status, completed_at)
+         VALUES (gen_random_uuid(), $1, 'complete', $2, '254712345678', 'buyer@example.com', 'Buyer', 'Buyer Chemists', $3, $4)`,
+        [purpose, cents, status, completedAt],
+      );
+    await pay('licence', 3_000_000, 'completed', new Date().toISOString());
+    await pay('hosting', 350_000, 'completed', new Date().toISOString());
+    await pay('upgrade', 3_000_000, 'reversed', new Date().toISOString());
+    await pay('hosting', 350_000, 'pending', null);
+    const withRevenue = (await operator.get('/api/admin/overview')).body;
+    expect(withRevenue.months[11]).toMatchObject({ month: thisMonth, licenceCents: 3_000_000, hostingCents: 350_000 });
   });
 
   it('lists demos and leads and records a follow-up; only operators may', async () => {

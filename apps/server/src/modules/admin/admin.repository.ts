@@ -71,20 +71,17 @@ export async function signUpsByMonth(q: Queryable, since: Date): Promise<Map<str
 }
 
 /**
- * Money received per month since `since` (cents), from the subscriptions' last licence and hosting payments (the
- * only record of payments until the platform's payments table exists; decision 0047).
+ * Money received per month since `since` (cents): completed platform payments (M-Pesa, migration 0022) by the month
+ * they completed; a licence or an upgrade counts as licence, hosting as hosting. Reversed payments do not count.
  */
 export async function revenueByMonth(q: Queryable, since: Date): Promise<Map<string, { licenceCents: number; hostingCents: number }>> {
   const rows = await q.query<{ month: string; licence: number; hosting: number }>(
-    `SELECT month, sum(licence)::bigint AS licence, sum(hosting)::bigint AS hosting FROM (
-       SELECT to_char(last_payment_date AT TIME ZONE 'UTC', 'YYYY-MM') AS month, coalesce(last_payment_amount_cents, 0) AS licence, 0 AS hosting
-         FROM subscriptions s JOIN pharmacies p ON p.id = s.pharmacy_id
-        WHERE NOT p.is_demo AND s.last_payment_date >= $1
-       UNION ALL
-       SELECT to_char(last_hosting_payment AT TIME ZONE 'UTC', 'YYYY-MM'), 0, coalesce(last_hosting_amount_cents, 0)
-         FROM subscriptions s JOIN pharmacies p ON p.id = s.pharmacy_id
-        WHERE NOT p.is_demo AND s.last_hosting_payment >= $1
-     ) x GROUP BY month`,
+    `SELECT to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM') AS month,
+            coalesce(sum(amount_cents) FILTER (WHERE purpose IN ('licence', 'upgrade')), 0)::bigint AS licence,
+            coalesce(sum(amount_cents) FILTER (WHERE purpose = 'hosting'), 0)::bigint AS hosting
+       FROM platform_payments
+      WHERE status = 'completed' AND completed_at >= $1
+      GROUP BY 1`,
     [since],
   );
   return new Map(rows.map((r) => [r.month, { licenceCents: Number(r.licence), hostingCents: Number(r.hosting) }]));
