@@ -172,6 +172,11 @@ describe.each(testDatabaseKinds())('supplier payments on %s', (kind) => {
       [recent, daysFromToday(-10), 10],
       [fresh, daysFromToday(25), 0],
     ]);
+    const due = (await c.owner!.get('/api/reports/suppliers/payment-due')).body;
+    expect(due.windowDays).toBe(7);
+    const mineDue = due.invoices.filter((i: { supplierId: string }) => i.supplierId === s).map((i: { id: string }) => i.id);
+    expect(mineDue).toEqual([old, mid, recent]);
+    expect((await c.cashier!.get('/api/reports/suppliers/payment-due')).status).toBe(403);
     const settled = await supplier('Zero Ltd');
     expect((await report()).rows.some((r) => r.supplierId === settled)).toBe(true);
     expect((await report('?nonZeroOnly=true')).rows.some((r) => r.supplierId === settled)).toBe(false);

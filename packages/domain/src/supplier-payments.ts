@@ -393,3 +393,17 @@ export const supplierPaymentFormSchema = z
     invoiceId: form.invoiceId === '' ? null : form.invoiceId,
   }));
 export type SupplierPaymentFormValues = z.input<typeof supplierPaymentFormSchema>;
+
+/** GET /api/reports/suppliers/payment-due: open invoices due within 7 days or overdue (the dashboard's alert), soonest first. */
+export const paymentDueResponseSchema = z.object({
+  windowDays: z.number().int(),
+  totalCents: z.number().int(),
+  overdueCount: z.number().int(),
+  invoices: z.array(supplierInvoiceSchema.extend({ supplierId: z.string(), supplierName: z.string() })),
+});
+export type PaymentDueResponse = z.infer<typeof paymentDueResponseSchema>;
+
+/** Is an open invoice due within the window (or overdue) on `today`? */
+export function isPaymentDue(invoice: Pick<SupplierInvoice, 'dueDate' | 'outstandingCents'>, today: string, windowDays: number = PAYMENT_DUE_WINDOW_DAYS): boolean {
+  return invoice.outstandingCents > 0 && daysBetween(today, invoice.dueDate) <= windowDays;
+}

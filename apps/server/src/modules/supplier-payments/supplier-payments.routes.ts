@@ -1,6 +1,7 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   createSupplierPaymentSchema,
+  paymentDueResponseSchema,
   supplierPaymentDeletedSchema,
   supplierPaymentIdParamsSchema,
   supplierPaymentListQuerySchema,
@@ -17,6 +18,7 @@ import {
   deletePayment,
   getPayment,
   getSupplierReportSettings,
+  paymentDue,
   listPayments,
   putSupplierReportSettings,
   recordPayment,
@@ -71,6 +73,11 @@ export const registerSupplierPayments: ModuleRegistrar = (app) => {
       schema: { tags, summary: 'Supplier balances: status, days outstanding, aging and outstanding invoices per supplier', querystring: supplierReportQuerySchema, response: { 200: supplierReportResponseSchema } },
     },
     async (request, reply) => app.inTenant(request, reply, (q, ctx) => supplierReport(q, ctx, request.query)),
+  );
+  r.get(
+    '/api/reports/suppliers/payment-due',
+    { config: { access: REPORT }, schema: { tags, summary: 'Open supplier invoices due within 7 days or overdue (the dashboard alert)', response: { 200: paymentDueResponseSchema } } },
+    async (request, reply) => app.inTenant(request, reply, (q, ctx) => paymentDue(q, ctx)),
   );
   r.get(
     '/api/reports/suppliers/settings',

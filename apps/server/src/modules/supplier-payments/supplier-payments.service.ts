@@ -3,6 +3,9 @@ import { contactCreditDays } from '@pharmapoint/domain/contacts';
 import { businessDate } from '@pharmapoint/domain/stock';
 import {
   DEFAULT_SUPPLIER_REPORT_SETTINGS,
+  PAYMENT_DUE_WINDOW_DAYS,
+  isPaymentDue,
+  type PaymentDueResponse,
   REFERENCE_REQUIRED_METHODS,
   agingBucketLabels,
   allocateCredit,
@@ -279,4 +282,19 @@ export async function getSupplierReportSettings(q: Queryable, ctx: RequestContex
 export async function putSupplierReportSettings(q: Queryable, ctx: RequestContext, settings: SupplierReportSettings): Promise<SupplierReportSettings> {
   await saveReportSettings(q, ctx.pharmacyId, ctx.userId, settings, ctx.now);
   return settings;
+}
+
+/** GET /api/reports/suppliers/payment-due: the dashboard's payment-due alert (due within 7 days or overdue). */
+export async function paymentDue(q: Queryable, ctx: RequestContext): Promise<PaymentDueResponse> {
+  const report = await supplierReport(q, ctx, { nonZeroOnly: 'true', minBalanceCents: 0 });
+  const invoices = report.rows
+    .flatMap((row) => row.outstandingInvoices.map((i) => ({ ...i, supplierId: row.supplierId, supplierName: row.supplierName })))
+    .filter((i) => isPaymentDue(i, report.today))
+    .sort((a, b) => a.dueDate.localeCompare(b.dueDate) || a.supplierName.localeCompare(b.supplierName));
+  return {
+    windowDays: PAYMENT_DUE_WINDOW_DAYS,
+    totalCents: invoices.reduce((sum, i) => sum + i.outstandingCents, 0),
+    overdueCount: invoices.filter((i) => i.daysOverdue > 0).length,
+    invoices,
+  };
 }
