@@ -23,6 +23,7 @@ import posSearch from '@/i18n/en/posSearch.json';
 import posClients from '@/i18n/en/posClients.json';
 import suspended from '@/i18n/en/suspended.json';
 import sales from '@/i18n/en/sales.json';
+import contacts from '@/i18n/en/contacts.json';
 import purchases from '@/i18n/en/purchases.json';
 
 /**
@@ -54,6 +55,7 @@ export const resources = {
     posClients,
     suspended,
     sales,
+    contacts,
     purchases,
     /** The server's error codes (packages/domain/src/errors.ts), for t('errors:CODE', values). */
     errors,
