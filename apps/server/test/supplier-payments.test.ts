@@ -6,7 +6,8 @@ import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import type { TestClient } from './http.ts';
 import type { StockPharmacy } from './import-helpers.ts';
-import { clientsOf, daysFromToday, stockTestPharmacy } from './stock-helpers.ts';
+import { applySupplierCredit } from '../src/modules/supplier-payments/supplier-payments.service.ts';
+import { clientsOf, daysFromToday, ownerContext, stockTestPharmacy } from './stock-helpers.ts';
 
 /**
  * Supplier payments and the supplier balances report (issue 10 items 5 and 6, seed 002 sections 3-5, 8, 9; decision
@@ -102,6 +103,16 @@ describe.each(testDatabaseKinds())('supplier payments on %s', (kind) => {
     const credit = await t.db.owner.query<{ source: string; amount_cents: string }>(`SELECT source, amount_cents FROM supplier_payment_allocations WHERE pharmacy_id = $1 AND purchase_id = $2 ORDER BY source`, [ph.pharmacyId, next]);
     expect(credit.map((r) => [r.source, Number(r.amount_cents)])).toEqual([['credit', 15_000], ['payment', 10_000]]);
     expect((await rowOf(s)).balanceStatus).toBe('Settled');
+  });
+
+  it('applySupplierCredit (for the purchases module) writes the credit to a new purchase at once', async () => {
+    const s = await supplier('Credit Hook Ltd');
+    await pay(c.owner!, { supplierId: s, amountCents: 5_000 });
+    const next = await purchase(s, daysFromToday(0), 3_000);
+    await t.db.transaction({ pharmacyId: ph.pharmacyId, userId: ph.users.owner! }, (q) => applySupplierCredit(q, { ...ownerContext(ph), now: new Date() }, s));
+    const rows = await t.db.owner.query<{ source: string; amount_cents: string }>(`SELECT source, amount_cents FROM supplier_payment_allocations WHERE pharmacy_id = $1 AND purchase_id = $2`, [ph.pharmacyId, next]);
+    expect(rows.map((r) => [r.source, Number(r.amount_cents)])).toEqual([['credit', 3_000]]);
+    expect(await rowOf(s)).toMatchObject({ balance: -2_000, outstandingInvoices: [] });
   });
 
   it('edit and delete: allocations made again, the messages of section 8; the invoices owe again after a deletion', async () => {

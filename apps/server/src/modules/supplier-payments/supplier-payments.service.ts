@@ -298,3 +298,12 @@ export async function paymentDue(q: Queryable, ctx: RequestContext): Promise<Pay
     invoices,
   };
 }
+
+/**
+ * For the purchases module, after a purchase of the supplier is saved (in the same transaction): give the supplier's
+ * credit (earlier overpayments) to its open invoices now, oldest first, under the supplier's lock (decision 0041).
+ */
+export async function applySupplierCredit(q: Queryable, ctx: RequestContext, supplierId: string): Promise<void> {
+  const supplier = await findSupplier(q, ctx.pharmacyId, supplierId, true);
+  if (supplier) await applyCredit(q, ctx, supplier.id, null);
+}
