@@ -18,6 +18,7 @@ import products from '@/i18n/en/products.json';
 import stock from '@/i18n/en/stock.json';
 import reports from '@/i18n/en/reports.json';
 import errors from '@/i18n/en/errors.json';
+import checkout from '@/i18n/en/checkout.json';
 import pos from '@/i18n/en/pos.json';
 import posSearch from '@/i18n/en/posSearch.json';
 import posClients from '@/i18n/en/posClients.json';
@@ -57,6 +58,7 @@ export const resources = {
     sales,
     contacts,
     purchases,
+    checkout,
     /** The server's error codes (packages/domain/src/errors.ts), for t('errors:CODE', values). */
     errors,
   },
