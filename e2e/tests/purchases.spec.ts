@@ -116,4 +116,18 @@ test('a purchase with two items, one a product created from its line, is receive
   await expect(page.getByRole('row', { name: new RegExp(supplierName) })).toContainText('Damaged packaging');
   const after = await productByName(page, existing);
   expect(after.branches.find((b: { branchName: string }) => b.branchName === 'Main Branch').quantity).toBe(8);
+
+  // Every purchase screen fits a 360 px phone without sideways scrolling.
+  await page.setViewportSize({ width: 360, height: 740 });
+  for (const [path, heading] of [
+    ['/app/purchases/new', 'New Purchase'],
+    ['/app/purchases/view', 'Purchases'],
+    ['/app/purchase-returns', 'Purchase Returns'],
+    ['/app/purchase-returns/create', 'New Purchase Return'],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, path).toBeLessThanOrEqual(0);
+  }
 });
