@@ -6,7 +6,7 @@ import { clearTokenCache } from '../src/modules/payments/k2.client.ts';
 import { resetKopokopoHealth, setReconcileTiming } from '../src/modules/payments/payments.service.ts';
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
-import { createPharmacyWithStaff } from './fixtures.ts';
+import { createPharmacyWithStaff, FIXTURE_PASSWORD } from './fixtures.ts';
 
 /**
  * Buying the licence by M-Pesa (issue 11 items 2-4) against the local K2 simulator over real HTTP: the server
@@ -241,6 +241,49 @@ describe.each(testDatabaseKinds())('licence purchase by M-Pesa on %s', (kind) =>
       attention: 'duplicate_registration',
       pharmacy: null,
     });
+  });
+
+  it('an owner upgrades a trial and pays hosting by M-Pesa; hosting extends a year from the later of now and paid-until', async () => {
+    const ph = await createPharmacyWithStaff(t.db, { id: `pay_sub_${kind}`, plan: 'trial', roles: ['owner', 'cashier'] });
+    const owner = t.client('10.9.3.3');
+    expect((await owner.post('/api/auth/login', { email: ph.users.owner!.email, password: FIXTURE_PASSWORD })).status).toBe(200);
+    const cashier = t.client('10.9.3.4');
+    expect((await cashier.post('/api/auth/login', { email: ph.users.cashier!.email, password: FIXTURE_PASSWORD })).status).toBe(200);
+    expect((await cashier.post('/api/subscription/payments', { purpose: 'upgrade', phoneNumber: '254700111222' })).status).toBe(403);
+    const noLicence = await owner.post('/api/subscription/payments', { purpose: 'hosting', phoneNumber: '254700111222' });
+    expect({ status: noLicence.status, message: noLicence.body.error.message }).toEqual({ status: 409, message: 'No active license' });
+
+    async function payAndApprove(purpose: 'upgrade' | 'hosting') {
+      const res = await owner.post('/api/subscription/payments', { purpose, phoneNumber: '254700111222' });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.body.payment).toMatchObject({ purpose, status: 'pending', amount: purpose === 'upgrade' ? 30000 : 3500 });
+      const id = res.body.payment.id as string;
+      const prompt = await until('the STK prompt', () => sim.prompts().find((p) => p.metadata.payment_id === id));
+      await until('the stored location', async () => (await paymentRow(id))?.k2_location);
+      await sim.decide(prompt.id, 'approve');
+      expect((await owner.get(`/api/subscription/payments/${id}`)).body.payment).toMatchObject({ status: 'completed', mpesaReceiptNumber: prompt.reference });
+      return id;
+    }
+
+    const upgradeId = await payAndApprove('upgrade');
+    const upgraded = (await owner.get('/api/subscription')).body.subscription;
+    expect(upgraded).toMatchObject({ planId: 'standard', status: 'active' });
+    const paidUntil = new Date(upgraded.hostingPaidUntil).getTime();
+    expect(paidUntil - Date.now()).toBeGreaterThan(360 * 86_400_000);
+    const again = await owner.post('/api/subscription/payments', { purpose: 'upgrade', phoneNumber: '254700111222' });
+    expect({ status: again.status, message: again.body.error.message }).toEqual({ status: 409, message: 'Not in trial period' });
+
+    await payAndApprove('hosting');
+    const extended = new Date((await owner.get('/api/subscription')).body.subscription.hostingPaidUntil);
+    const expected = new Date(paidUntil);
+    expected.setUTCFullYear(expected.getUTCFullYear() + 1);
+    expect(extended.getTime()).toBe(expected.getTime());
+
+    // Another pharmacy's member never sees this pharmacy's payment.
+    const other = await createPharmacyWithStaff(t.db, { id: `pay_sub_other_${kind}` });
+    const stranger = t.client('10.9.3.5');
+    expect((await stranger.post('/api/auth/login', { email: other.users.owner!.email, password: FIXTURE_PASSWORD })).status).toBe(200);
+    expect((await stranger.get(`/api/subscription/payments/${upgradeId}`)).status).toBe(404);
   });
 
   it('limits payment starts per email (and per phone and address)', async () => {

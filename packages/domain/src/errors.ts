@@ -195,6 +195,8 @@ export const ERRORS = {
   PAYMENT_SIGNATURE_INVALID: { status: 401, message: 'Invalid signature' },
   OWNER_SETUP_INVALID: { status: 403, message: 'Missing required information. Please start over from the purchase page.' },
   OWNER_ALREADY_SET_UP: { status: 409, message: 'An account with this email already exists. Please login instead.' },
+  SUBSCRIPTION_NOT_IN_TRIAL: { status: 409, message: 'Not in trial period' },
+  SUBSCRIPTION_NO_LICENSE: { status: 409, message: 'No active license' },
 
   // Demo registration and access, and the operator's actions (seed 002 sections 5 and 8; issue 11 items 5 and 8)
   DEMO_FIELDS_REQUIRED: { status: 400, message: 'Please fill in all required fields' },

@@ -206,3 +206,34 @@ export function startFailureMessage(input: { status?: number; message?: string; 
   if (/unavailable|offline/i.test(message)) return 'Payment service is temporarily unavailable. Please try again later.';
   return message || 'Payment initiation failed. Please try again.';
 }
+
+// ------------------------------------------------------------------------- paying from /app/subscription (item 6)
+
+/** What an owner pays from /app/subscription: the licence to end a trial, or a year of hosting. */
+export const SUBSCRIPTION_PAYMENT_PURPOSES = ['upgrade', 'hosting'] as const;
+export type SubscriptionPaymentPurpose = (typeof SUBSCRIPTION_PAYMENT_PURPOSES)[number];
+
+/** The price of each purpose (the server's list): the licence, or the yearly hosting fee. */
+export function subscriptionPaymentCents(purpose: SubscriptionPaymentPurpose): number {
+  return purpose === 'upgrade' ? PLATFORM_PRICES.complete.amountCents : PLATFORM_PRICES.hosting.amountCents;
+}
+
+/** POST /api/subscription/payments */
+export const subscriptionPaymentRequestSchema = z.object({
+  purpose: z.enum(SUBSCRIPTION_PAYMENT_PURPOSES),
+  phoneNumber: stkPushRequestSchema.shape.phoneNumber,
+});
+export type SubscriptionPaymentRequest = z.infer<typeof subscriptionPaymentRequestSchema>;
+
+/** The state of a subscription payment, as the subscription screen polls it. */
+export const subscriptionPaymentSchema = z.object({
+  id: z.string(),
+  purpose: z.enum(SUBSCRIPTION_PAYMENT_PURPOSES),
+  status: z.enum(PAYMENT_STATUSES),
+  amount: z.number(),
+  phoneNumber: z.string(),
+  mpesaReceiptNumber: z.string().nullable(),
+  failureReason: z.string().nullable(),
+});
+export type SubscriptionPayment = z.infer<typeof subscriptionPaymentSchema>;
+export const subscriptionPaymentResponseSchema = z.object({ payment: subscriptionPaymentSchema });

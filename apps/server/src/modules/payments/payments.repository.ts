@@ -209,3 +209,17 @@ export async function stalePendingPayments(q: Queryable, before: Date, limit: nu
     [before, limit],
   );
 }
+
+/** Makes the transaction's tenant this pharmacy (local to the transaction), to change its subscription. */
+export async function actAsTenant(q: Queryable, pharmacyId: string): Promise<void> {
+  await q.query(`SELECT set_config('app.pharmacy_id', $1, true)`, [pharmacyId]);
+}
+
+/** Who pays from /app/subscription: their email and name, and the pharmacy's name. */
+export async function payerOf(q: Queryable, userId: string, pharmacyId: string): Promise<{ email: string; name: string; pharmacyName: string } | undefined> {
+  const [row] = await q.query<{ email: string; name: string; pharmacyName: string }>(
+    `SELECT u.email, u.name, p.name AS "pharmacyName" FROM users u, pharmacies p WHERE u.id = $1 AND p.id = $2`,
+    [userId, pharmacyId],
+  );
+  return row;
+}

@@ -10,6 +10,8 @@ import {
   paymentStatusResponseSchema,
   stkPushRequestSchema,
   stkPushResponseSchema,
+  subscriptionPaymentRequestSchema,
+  subscriptionPaymentResponseSchema,
 } from '@pharmapoint/domain/platform-payments';
 import { AppError } from '../../platform/errors.ts';
 import type { ModuleRegistrar } from '../../platform/module.ts';
@@ -17,7 +19,16 @@ import { isLoopback } from '../auth/dev-mailbox.ts';
 import { K2_CALLBACK_PATH } from './k2-config.ts';
 import { readK2Result, verifySignature } from './k2.client.ts';
 import { createPaymentsRunner } from './payments.jobs.ts';
-import { applyK2Result, checkEmail, createOwner, paymentStatus, requestConfirmationEmail, startLicencePayment } from './payments.service.ts';
+import {
+  applyK2Result,
+  checkEmail,
+  createOwner,
+  paymentStatus,
+  requestConfirmationEmail,
+  startLicencePayment,
+  startSubscriptionPayment,
+  subscriptionPayment,
+} from './payments.service.ts';
 
 /**
  * Buying the licence by M-Pesa through Kopo Kopo K2 (issue 11 items 2-4), with the paths of seed 002 section 7, the
@@ -86,6 +97,31 @@ export const registerPayments: ModuleRegistrar = (app, deps) => {
       },
     },
     async (request) => requestConfirmationEmail(deps, request.body.transactionId),
+  );
+
+  // Paying from /app/subscription (issue 11 item 6): the licence of a trial, or a year of hosting.
+  r.post(
+    '/api/subscription/payments',
+    {
+      config: { access: { permission: 'subscription:manage' }, idempotent: true },
+      schema: {
+        tags,
+        summary: 'Pay the licence (upgrade a trial) or a year of hosting by M-Pesa STK push',
+        body: subscriptionPaymentRequestSchema,
+        response: { 201: subscriptionPaymentResponseSchema },
+      },
+    },
+    async (request, reply) =>
+      app.inTenant(request, reply, (q, ctx) => startSubscriptionPayment(q, ctx, config, request.body, { ip: request.ip }), { status: 201 }),
+  );
+
+  r.get(
+    '/api/subscription/payments/:id',
+    {
+      config: { access: { permission: 'subscription:view' } },
+      schema: { tags, summary: 'One of the pharmacy’s subscription payments', params: paymentIdParamsSchema, response: { 200: subscriptionPaymentResponseSchema } },
+    },
+    async (request, reply) => app.inTenant(request, reply, (q, ctx) => subscriptionPayment(q, ctx, request.params.id)),
   );
 
   // The K2 callback: the body is kept as raw bytes, its signature checked before anything is parsed or stored.

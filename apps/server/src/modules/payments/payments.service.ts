@@ -12,7 +12,12 @@ import {
   type PaymentStatusResponse,
   type StkPushRequest,
   type StkPushResponse,
+  subscriptionPaymentCents,
+  type SubscriptionPayment,
+  type SubscriptionPaymentRequest,
 } from '@pharmapoint/domain/platform-payments';
+import type { RequestContext } from '../../platform/context.ts';
+import { applySubscriptionPayment, assertSubscriptionPayable } from '../subscription/subscription.service.ts';
 import type { Config } from '../../config.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -27,6 +32,8 @@ import { createPharmacy } from '../tenancy/pharmacy.service.ts';
 import { createOwnerAccount } from '../users/users.service.ts';
 import { accessToken, type K2Result } from './k2.client.ts';
 import {
+  actAsTenant,
+  payerOf,
   claimStkPush,
   countRecentPayments,
   emailRegistered,
@@ -249,6 +256,17 @@ export async function applyK2Result(
       }
       const completed = (await findPayment(q, payment.id)) ?? payment;
       if (completed.purpose === 'licence') await provision(q, deps, completed, now);
+      else if (completed.forPharmacyId) {
+        await actAsTenant(q, completed.forPharmacyId);
+        const applied = await applySubscriptionPayment(q, completed.forPharmacyId, { purpose: completed.purpose, amountCents: completed.amountCents, at: now });
+        if (applied) {
+          await audit(q, { pharmacyId: completed.forPharmacyId, userId: null }, completed.purpose === 'upgrade' ? 'upgrade' : 'pay_hosting', 'subscription', completed.forPharmacyId, null, {
+            transactionId: completed.id,
+            amountCents: completed.amountCents,
+            receipt: completed.mpesaReceipt,
+          });
+        } else await flagPayment(q, completed.id, 'duplicate_payment', now);
+      }
       return { paymentId: payment.id, status: 'completed' };
     }
     if (result.status === 'Failed' && canMovePayment(payment.status, 'failed')) {
@@ -350,4 +368,64 @@ export async function kopokopoHealth(config: Config): Promise<KopokopoHealth> {
 /** Forget the cached health answer (tests). */
 export function resetKopokopoHealth(): void {
   healthCache.at = 0;
+}
+
+function toSubscriptionPayment(p: PaymentRow): SubscriptionPayment {
+  return {
+    id: p.id,
+    purpose: p.purpose === 'upgrade' ? 'upgrade' : 'hosting',
+    status: p.status,
+    amount: p.amountCents / 100,
+    phoneNumber: p.phone,
+    mpesaReceiptNumber: p.mpesaReceipt,
+    failureReason: p.failureReason,
+  };
+}
+
+/**
+ * POST /api/subscription/payments (issue 11 item 6): an owner pays the licence of a trial or a year of hosting by
+ * M-Pesa: a pending payment of the server's price for this pharmacy and the STK push, in the request's transaction.
+ */
+export async function startSubscriptionPayment(
+  q: Queryable,
+  ctx: RequestContext,
+  config: Config,
+  input: SubscriptionPaymentRequest,
+  client: { ip: string },
+): Promise<{ payment: SubscriptionPayment }> {
+  if (!config.kopokopo) throw new AppError('PAYMENT_SERVICE_MISCONFIGURED');
+  await assertSubscriptionPayable(q, ctx, input.purpose);
+  const payer = await payerOf(q, ctx.userId, ctx.pharmacyId);
+  if (!payer) throw new AppError('PHARMACY_NOT_FOUND');
+  const phone = normalizeMpesaPhone(input.phoneNumber);
+  const recent = await countRecentPayments(q, { ip: client.ip, phone, email: payer.email, since: minutesBefore(ctx.now, STK_LIMITS.windowMinutes) });
+  if (recent.ip >= STK_LIMITS.perIp || recent.phone >= STK_LIMITS.perPhone || recent.email >= STK_LIMITS.perEmail) throw new AppError('PAYMENT_RATE_LIMITED');
+  const id = randomUUID();
+  await insertPayment(q, {
+    id,
+    purpose: input.purpose,
+    plan: input.purpose === 'upgrade' ? LICENCE_PLAN : 'hosting',
+    amountCents: subscriptionPaymentCents(input.purpose),
+    phone,
+    ownerEmail: payer.email,
+    ownerName: payer.name,
+    pharmacyName: payer.pharmacyName,
+    registration: {},
+    clientIp: client.ip.slice(0, 100),
+    setupTokenHash: null,
+    forPharmacyId: ctx.pharmacyId,
+    requestedBy: ctx.userId,
+    at: ctx.now,
+  });
+  await enqueueJob(q, { kind: STK_PUSH_JOB, payload: { paymentId: id }, pharmacyId: ctx.pharmacyId, maxAttempts: 6 });
+  const created = await findPayment(q, id);
+  if (!created) throw new Error('payment vanished');
+  return { payment: toSubscriptionPayment(created) };
+}
+
+/** GET /api/subscription/payments/:id: one of this pharmacy's payments; another pharmacy's is 404. */
+export async function subscriptionPayment(q: Queryable, ctx: RequestContext, id: string): Promise<{ payment: SubscriptionPayment }> {
+  const payment = await findPayment(q, id);
+  if (!payment || payment.forPharmacyId !== ctx.pharmacyId || payment.purpose === 'licence') throw new AppError('PAYMENT_NOT_FOUND');
+  return { payment: toSubscriptionPayment(payment) };
 }

@@ -25,6 +25,9 @@ import {
   insertUsageSnapshot,
   latestUsageSnapshot,
   loadSubscription,
+  lockSubscription,
+  setHostingPaidUntil,
+  upgradeSubscription,
   recountUsageFromRows,
   takeUsage,
 } from './subscription.repository.ts';
@@ -198,4 +201,39 @@ export async function overviewsOf(q: Queryable, pharmacyIds: readonly string[], 
       describeSubscription(subscriptions.get(id) ?? null, usages.get(id) ?? zero, now, timeZones.get(id) ?? 'Africa/Nairobi'),
     ]),
   );
+}
+
+/**
+ * May the pharmacy pay this now from /app/subscription (issue 11 item 6)? An upgrade only during a trial ('Not in
+ * trial period'), hosting only with a licence ('No active license').
+ */
+export async function assertSubscriptionPayable(q: Queryable, ctx: Pick<RequestContext, 'pharmacyId' | 'now'>, purpose: 'upgrade' | 'hosting'): Promise<void> {
+  const sub = await loadSubscription(q, ctx.pharmacyId, ctx.now);
+  const summary = evaluateSubscription(sub, ctx.now);
+  if (purpose === 'upgrade' && sub.planId !== 'trial') throw new AppError('SUBSCRIPTION_NOT_IN_TRIAL');
+  if (purpose === 'hosting' && (sub.planId !== 'standard' || !summary.licenseActive)) throw new AppError('SUBSCRIPTION_NO_LICENSE');
+}
+
+/**
+ * A completed M-Pesa payment of the pharmacy, in the payment's transaction (the tenant set): an upgrade makes the
+ * trial the standard licence with hosting paid a year from now; hosting extends one year from the later of now and
+ * the current paid-until date. Returns false (nothing changed) when it no longer applies.
+ */
+export async function applySubscriptionPayment(
+  q: Queryable,
+  pharmacyId: string,
+  payment: { purpose: 'upgrade' | 'hosting'; amountCents: number; at: Date },
+): Promise<boolean> {
+  const sub = await lockSubscription(q, pharmacyId);
+  if (!sub) return false;
+  if (payment.purpose === 'upgrade') {
+    if (sub.planId !== 'trial') return false;
+    await upgradeSubscription(q, pharmacyId, newStandardSubscription(payment.at), payment);
+    return true;
+  }
+  const from = sub.hostingPaidUntil && sub.hostingPaidUntil.getTime() > payment.at.getTime() ? sub.hostingPaidUntil : payment.at;
+  const until = new Date(from.getTime());
+  until.setUTCFullYear(until.getUTCFullYear() + 1);
+  await setHostingPaidUntil(q, pharmacyId, until, payment);
+  return true;
 }
