@@ -28,6 +28,7 @@ const USER_ROLE_MAY_CALL: Record<string, string> = {
   'GET /api/sales/:id': "sales:read is a default of role 'user'",
   'GET /api/sales/last-prescription': "sales:read is a default of role 'user'",
   'GET /api/sales/payment-summary': "sales:read is a default of role 'user'",
+  'GET /api/sales/filter-options': "sales:read is a default of role 'user'",
   'GET /api/sales/credit-outstanding': "sales:read is a default of role 'user'",
   'GET /api/sales/:id/returns': "anyOf sales:read / pos:access: role 'user' holds sales:read",
   'GET /api/customer-payments': "sales:read is a default of role 'user'",

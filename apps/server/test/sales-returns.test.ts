@@ -260,6 +260,13 @@ describe.each(testDatabaseKinds())('sales returns, voids, lists and customer pay
     expect((await c.owner!.get('/api/sales?from=2026-02-10&to=2026-02-01')).status).toBe(400);
     expect((await c.owner!.get('/api/sales?preset=someday')).status).toBe(400);
     expect((await otherOwner.get('/api/sales?preset=last30Days')).body.total).toBe(0);
+    const options = await c.owner!.get('/api/sales/filter-options?preset=last30Days');
+    expect(options.status).toBe(200);
+    expect(options.body.cashiers.map((x: { id: string }) => x.id)).toEqual(expect.arrayContaining([ph.users.cashier, ph.users.manager]));
+    expect(options.body.clients.map((x: { name: string }) => x.name)).toContain('Jane Wanjiku');
+    const yesterdayOnly = await c.owner!.get('/api/sales/filter-options?preset=yesterday');
+    expect(yesterdayOnly.body.cashiers.map((x: { id: string }) => x.id)).toEqual([ph.users.manager]);
+    expect((await otherOwner.get('/api/sales/filter-options?preset=last30Days')).body).toEqual({ cashiers: [], clients: [] });
 
     const summary = paymentSummaryResponseSchema.parse((await c.owner!.get(`/api/sales/payment-summary?from=${daysFromToday(-1)}&to=${daysFromToday(0)}&branchId=${main}`)).body);
     const cashToday = summary.rows.find((r) => r.date === daysFromToday(0) && r.method === 'Cash')!;

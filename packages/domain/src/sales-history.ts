@@ -326,3 +326,25 @@ export const customerPaymentListResponseSchema = z.object({
   total: z.number().int(),
 });
 export type CustomerPaymentListResponse = z.infer<typeof customerPaymentListResponseSchema>;
+
+// ------------------------------------------------------------------------------------------- filter choices
+
+/** GET /api/sales/filter-options: the cashiers and clients of the sales in a range and branch (the list's choices). */
+export const saleFilterOptionsQuerySchema = z
+  .strictObject({
+    preset: datePresetSchema.optional(),
+    from: calendarDate('The start date').optional(),
+    to: calendarDate('The end date').optional(),
+    branchId: z.uuid().optional(),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'The start date must be on or before the end date.', path: ['to'] });
+export type SaleFilterOptionsQueryInput = z.input<typeof saleFilterOptionsQuerySchema>;
+
+/** At most this many of each (by name). */
+export const SALE_FILTER_OPTIONS_MAX = 500;
+
+export const saleFilterOptionsResponseSchema = z.object({
+  cashiers: z.array(z.object({ id: z.string(), name: z.string() })),
+  clients: z.array(z.object({ id: z.string(), name: z.string(), phone: z.string().nullable() })),
+});
+export type SaleFilterOptionsResponse = z.infer<typeof saleFilterOptionsResponseSchema>;

@@ -6,6 +6,8 @@ import {
   type CreditCustomer,
   type CreditOutstandingResponse,
   type PaymentSummaryResponse,
+  SALE_FILTER_OPTIONS_MAX,
+  type SaleFilterOptionsResponse,
   type SaleHistoryQuery,
   type SaleHistoryResponse,
 } from '@pharmapoint/domain/sales-history';
@@ -14,7 +16,7 @@ import type { Queryable } from '../../db/database.ts';
 import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { pharmacyTimeZone } from '../settings/settings.service.ts';
-import { findOwingSales, listSaleHistory, paymentSummary as findPaymentSummary } from './sales.repository.ts';
+import { findOwingSales, findSaleFilterOptions, listSaleHistory, paymentSummary as findPaymentSummary } from './sales.repository.ts';
 
 /**
  * The back office's reads of sales (issue 10 items 7 and 10, decisions 0037 and 0039): the all-sales list with the
@@ -38,6 +40,13 @@ export async function listSalesHistory(q: Queryable, ctx: RequestContext, query:
   if (query.preset) range = dateRangeOf(query.preset, (await todayOf(q, ctx)).today, { from: query.from, to: query.to });
   const { items, total, totals } = await listSaleHistory(q, ctx.pharmacyId, { ...query, ...range }, ctx.visibleBranchIds);
   return { items, total, totals, limit: query.limit, offset: query.offset, range: { from: range.from ?? null, to: range.to ?? null } };
+}
+
+/** GET /api/sales/filter-options: the cashiers and clients of the sales in the range and branch. */
+export async function getSaleFilterOptions(q: Queryable, ctx: RequestContext, query: { preset?: string; from?: string; to?: string; branchId?: string }): Promise<SaleFilterOptionsResponse> {
+  checkBranch(ctx, query.branchId);
+  const range = query.preset ? dateRangeOf(query.preset, (await todayOf(q, ctx)).today, query) : { from: query.from, to: query.to };
+  return findSaleFilterOptions(q, ctx.pharmacyId, { ...range, branchId: query.branchId }, ctx.visibleBranchIds, SALE_FILTER_OPTIONS_MAX);
 }
 
 /** GET /api/sales/payment-summary: per method and day over a range (default: this month). */

@@ -1,6 +1,6 @@
 import type { Prescription, Sale, SaleLine, SaleListQuery, SaleSummary, UnitMode } from '@pharmapoint/domain/sales';
 import { paymentStatus } from '@pharmapoint/domain/sales';
-import type { SaleHistoryItem, SaleTotals } from '@pharmapoint/domain/sales-history';
+import type { SaleFilterOptionsResponse, SaleHistoryItem, SaleTotals } from '@pharmapoint/domain/sales-history';
 import type { Queryable } from '../../db/database.ts';
 
 /**
@@ -585,4 +585,28 @@ export async function findOwingSales(
     [pharmacyId, filters.branchId ?? null, filters.clientId ?? null, branchIds],
   );
   return rows.map((r) => ({ ...r, total_cents: Number(r.total_cents), balance_due_cents: Number(r.balance_due_cents) }));
+}
+
+/** The cashiers and clients of the sales in a range and branch, by name (the all-sales filters' choices). */
+export async function findSaleFilterOptions(
+  q: Queryable,
+  pharmacyId: string,
+  filters: { from?: string; to?: string; branchId?: string },
+  branchIds: readonly string[] | null,
+  max: number,
+): Promise<SaleFilterOptionsResponse> {
+  const params = [pharmacyId, filters.from ?? null, filters.to ?? null, filters.branchId ?? null, branchIds, max];
+  const where = `s.pharmacy_id = $1 AND ($2::date IS NULL OR s.sale_date >= $2) AND ($3::date IS NULL OR s.sale_date <= $3)
+    AND ($4::uuid IS NULL OR s.branch_id = $4) AND ($5::uuid[] IS NULL OR s.branch_id = ANY ($5::uuid[]))`;
+  const cashiers = await q.query<{ id: string; name: string }>(
+    `SELECT s.cashier_id AS id, max(s.cashier_name) AS name FROM sales s WHERE ${where} AND s.cashier_id IS NOT NULL
+      GROUP BY s.cashier_id ORDER BY 2, 1 LIMIT $6`,
+    params,
+  );
+  const clients = await q.query<{ id: string; name: string; phone: string | null }>(
+    `SELECT s.client_id AS id, max(s.client_name) AS name, max(s.client_phone) AS phone FROM sales s WHERE ${where} AND s.client_id IS NOT NULL
+      GROUP BY s.client_id ORDER BY 2, 1 LIMIT $6`,
+    params,
+  );
+  return { cashiers, clients };
 }

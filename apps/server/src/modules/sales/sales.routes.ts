@@ -14,13 +14,15 @@ import {
   customerPaymentSchema,
   paymentSummaryQuerySchema,
   paymentSummaryResponseSchema,
+  saleFilterOptionsQuerySchema,
+  saleFilterOptionsResponseSchema,
   saleHistoryQuerySchema,
   saleHistoryResponseSchema,
 } from '@pharmapoint/domain/sales-history';
 import type { ModuleRegistrar } from '../../platform/module.ts';
 import { listCustomerPayments, recordCustomerPayment } from './customer-payments.service.ts';
 import { createSaleReturn, listSaleReturns, voidSale } from './sale-returns.service.ts';
-import { getCreditOutstanding, getPaymentSummary, listSalesHistory } from './sales-history.service.ts';
+import { getCreditOutstanding, getPaymentSummary, getSaleFilterOptions, listSalesHistory } from './sales-history.service.ts';
 import { completeSale, getSale, lastPrescription } from './sales.service.ts';
 
 const tags = ['sales'];
@@ -53,6 +55,14 @@ export const registerSales: ModuleRegistrar = (app) => {
       schema: { tags, summary: 'Sales, newest first, filtered, with the totals of the filtered set', querystring: saleHistoryQuerySchema, response: { 200: saleHistoryResponseSchema } },
     },
     async (request, reply) => app.inTenant(request, reply, (q, ctx) => listSalesHistory(q, ctx, request.query)),
+  );
+  r.get(
+    '/api/sales/filter-options',
+    {
+      config: { access: { permission: 'sales:read' } },
+      schema: { tags, summary: 'The cashiers and clients of the sales in a range (the list filters\' choices)', querystring: saleFilterOptionsQuerySchema, response: { 200: saleFilterOptionsResponseSchema } },
+    },
+    async (request, reply) => app.inTenant(request, reply, (q, ctx) => getSaleFilterOptions(q, ctx, request.query)),
   );
   r.get(
     '/api/sales/payment-summary',

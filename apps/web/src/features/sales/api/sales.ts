@@ -7,6 +7,8 @@ import type {
   CustomerPaymentInput,
   PaymentSummaryQueryInput,
   PaymentSummaryResponse,
+  SaleFilterOptionsQueryInput,
+  SaleFilterOptionsResponse,
   SaleHistoryQueryInput,
   SaleHistoryResponse,
 } from '@pharmapoint/domain/sales-history';
@@ -40,6 +42,16 @@ export function useSalesHistory(query: SaleHistoryQueryInput, enabled = true) {
     queryFn: ({ signal }) => api.get<SaleHistoryResponse>('/api/sales', { query: clean(query), signal }),
     placeholderData: keepPreviousData,
     enabled,
+  });
+}
+
+/** The cashiers and clients of the sales in the range and branch (the list filters' choices). */
+export function useSaleFilterOptions(query: SaleFilterOptionsQueryInput) {
+  return useQuery({
+    queryKey: ['sales', 'filter-options', query] as const,
+    queryFn: ({ signal }) => api.get<SaleFilterOptionsResponse>('/api/sales/filter-options', { query: clean(query), signal }),
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
   });
 }
 

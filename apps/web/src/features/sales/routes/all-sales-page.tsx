@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { FileText, Receipt, Undo2, Wallet } from 'lucide-react';
@@ -16,7 +16,7 @@ import { errorMessage } from '@/lib/api';
 import { formatDate, formatDateTime, formatMoney } from '@/lib/format';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
-import { useDocumentSettings, useSalesHistory } from '@/features/sales/api/sales';
+import { useDocumentSettings, useSaleFilterOptions, useSalesHistory } from '@/features/sales/api/sales';
 import { DateRangeFields, dateQuery, type DateRangeValue } from '@/features/sales/components/date-range-fields';
 import { SaleDetailDialog } from '@/features/sales/components/sale-detail-dialog';
 import { SaleStatusBadge } from '@/features/sales/components/sale-status-badge';
@@ -27,7 +27,8 @@ const INITIAL_RANGE: DateRangeValue = { preset: 'last30Days', from: '', to: '' }
 /**
  * /app/allsales (issue 10 item 7, decision 0037): every sale the user's branches made, filtered on the server (date
  * filter values of seed 002 section 4, branch, payment method, cashier, client, invoice number, status), paged on
- * the server, with the totals of the whole filtered set; a row opens the sale's detail with its reprint.
+ * the server, with the totals of the whole filtered set; a row opens the sale's detail with its reprint. The cashier
+ * and client choices are those of the sales in the chosen range and branch.
  */
 export default function AllSalesPage() {
   const { t } = useTranslation('sales');
@@ -44,9 +45,6 @@ export default function AllSalesPage() {
   const [invoiceNumber] = useDebouncedValue(invoice.trim(), 300);
   const [page, setPage] = useState(1);
   const [openId, setOpenId] = useState<string | null>(null);
-  // The cashiers and clients met in the lists so far (the filters' choices).
-  const [people, setPeople] = useState<{ cashiers: Map<string, string>; clients: Map<string, string> }>({ cashiers: new Map(), clients: new Map() });
-
   const query = {
     ...dateQuery(range),
     branchId: branchId || undefined,
@@ -60,25 +58,8 @@ export default function AllSalesPage() {
   };
   const list = useSalesHistory(query);
   const data = list.data;
-  useEffect(() => {
-    if (!data) return;
-    setPeople((known) => {
-      let changed = false;
-      const cashiers = new Map(known.cashiers);
-      const clients = new Map(known.clients);
-      for (const s of data.items) {
-        if (s.cashier.id && !cashiers.has(s.cashier.id)) {
-          cashiers.set(s.cashier.id, s.cashier.name);
-          changed = true;
-        }
-        if (s.client && !clients.has(s.client.id)) {
-          clients.set(s.client.id, s.client.phone ? `${s.client.name} (${s.client.phone})` : s.client.name);
-          changed = true;
-        }
-      }
-      return changed ? { cashiers, clients } : known;
-    });
-  }, [data]);
+  // The cashiers and clients of the sales in the range and branch (the filters' choices).
+  const options = useSaleFilterOptions({ ...dateQuery(range), branchId: branchId || undefined });
 
   const set = <T,>(setter: (v: T) => void) => (value: T) => {
     setter(value);
@@ -86,7 +67,8 @@ export default function AllSalesPage() {
   };
   const branches = (me?.allowedBranches ?? []).map((b) => ({ value: b.id, label: b.name }));
   const methods = tillPaymentMethods(settings.data?.settings.paymentMethods).map((m) => ({ value: m, label: m }));
-  const sorted = (m: Map<string, string>) => [...m].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label));
+  const cashiers = (options.data?.cashiers ?? []).map((c) => ({ value: c.id, label: c.name }));
+  const clients = (options.data?.clients ?? []).map((c) => ({ value: c.id, label: c.phone ? `${c.name} (${c.phone})` : c.name }));
   const filtered = branchId !== '' || paymentMethod !== '' || cashierId !== '' || clientId !== '' || status !== '' || invoice !== '' || range.preset !== INITIAL_RANGE.preset;
 
   const columns = useMemo(() => {
@@ -164,10 +146,10 @@ export default function AllSalesPage() {
           <Select value={paymentMethod} onChange={(e) => set(setPaymentMethod)(e.target.value)} options={[{ value: '', label: t('filters.allMethods') }, ...methods]} />
         </Field>
         <Field label={t('filters.cashier')}>
-          <Select value={cashierId} onChange={(e) => set(setCashierId)(e.target.value)} options={[{ value: '', label: t('filters.allCashiers') }, ...sorted(people.cashiers)]} />
+          <Select value={cashierId} onChange={(e) => set(setCashierId)(e.target.value)} options={[{ value: '', label: t('filters.allCashiers') }, ...cashiers]} />
         </Field>
         <Field label={t('filters.client')}>
-          <Select value={clientId} onChange={(e) => set(setClientId)(e.target.value)} options={[{ value: '', label: t('filters.allClients') }, ...sorted(people.clients)]} />
+          <Select value={clientId} onChange={(e) => set(setClientId)(e.target.value)} options={[{ value: '', label: t('filters.allClients') }, ...clients]} />
         </Field>
         <Field label={t('filters.invoiceNumber')}>
           <Input value={invoice} placeholder="INV-000123" onChange={(e) => set(setInvoice)(e.target.value)} />
