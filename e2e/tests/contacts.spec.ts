@@ -123,4 +123,14 @@ test('supplier payments: part, then the rest with an overpayment; balance, aging
   await expect(row).toContainText('Credit Balance');
   await page.getByRole('button', { name: 'Refresh' }).click();
   await expect(page.getByText('Data refreshed successfully')).toBeVisible();
+
+  // On a 360 px phone none of the three screens scrolls sideways.
+  await page.setViewportSize({ width: 360, height: 740 });
+  for (const path of ['/app/reports/suppliers', '/app/contacts', `/app/contacts/${supplier.id}`]) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByText(/Loading/)).toHaveCount(0);
+    const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+    expect(widths.scroll, `${path} scrolls sideways`).toBeLessThanOrEqual(widths.inner);
+  }
 });
