@@ -90,3 +90,20 @@ test('an email that already has an account is blocked before payment', async ({ 
   await expect(page.getByLabel('Email')).toHaveValue('');
   await expect(page.getByLabel('Email')).toBeFocused();
 });
+
+test('an owner pays the yearly hosting by M-Pesa from the subscription screen', async ({ page }) => {
+  await signIn(page, USERS.owner);
+  await page.goto('/app/subscription#hosting-payment');
+  const section = page.locator('#hosting-payment');
+  await section.getByLabel('M-Pesa phone number').fill('0744 555 666');
+  await section.getByRole('button', { name: 'Pay hosting: KSh 3,500.00' }).click();
+  await expect(section.getByText('Check your phone and enter your M-Pesa PIN to pay KSh 3,500.00.')).toBeVisible();
+  const phone = await page.context().newPage();
+  await phone.goto('/dev/k2');
+  const prompt = phone.locator('li.prompt', { hasText: '+254744555666' }).filter({ has: phone.getByRole('button', { name: 'Approve' }) });
+  await expect(prompt).toContainText('KSh 3,500');
+  await prompt.getByRole('button', { name: 'Approve' }).click();
+  await phone.close();
+  await expect(page.getByText(/^Hosting paid\. It now runs until /)).toBeVisible({ timeout: 15_000 });
+  await expect(section.getByRole('button', { name: 'Pay hosting: KSh 3,500.00' })).toBeVisible();
+});

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { AlertTriangle, CheckCircle2, Info } from 'lucide-react';
+import { AlertTriangle, CheckCircle2 } from 'lucide-react';
 import { HOSTING_URGENT_DAYS } from '@pharmapoint/domain/subscription';
 import { Badge } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
@@ -11,6 +11,7 @@ import { UsageBar } from '@/components/ui/usage-bar';
 import { cn } from '@/lib/cn';
 import { formatDate } from '@/lib/format';
 import { useSubscription, type ResourceKey, type SubscriptionResponse } from '@/features/subscription/api/subscription';
+import { MpesaSubscriptionPayment } from '@/features/subscription/components/mpesa-subscription-payment';
 
 const RESOURCES: readonly { key: ResourceKey; limit: 'maxProducts' | 'maxTransactions' | 'maxUsers' | 'maxBranches' }[] = [
   { key: 'products', limit: 'maxProducts' },
@@ -161,10 +162,7 @@ function StandardPlan() {
           {t('hostingPayment.title')}
         </h2>
         <p className="mt-1 text-sm text-slate-600">{t('hostingPayment.description')}</p>
-        <p className="mt-3 flex items-start gap-2 rounded-md bg-slate-50 p-3 text-sm text-slate-700">
-          <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
-          {t('paymentsLater')}
-        </p>
+        <MpesaSubscriptionPayment />
       </section>
     </>
   );
