@@ -117,6 +117,17 @@ test('a purchase with two items, one a product created from its line, is receive
   const after = await productByName(page, existing);
   expect(after.branches.find((b: { branchName: string }) => b.branchName === 'Main Branch').quantity).toBe(8);
 
+  // Editing the received purchase corrects stock by the difference (5 -> 4 pieces of the new product).
+  await page.goto(`/app/purchases/view?q=${encodeURIComponent(created)}`);
+  await page.getByRole('row', { name: new RegExp(supplierName) }).getByRole('link', { name: /^Edit PO-/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: /^Edit Purchase PO-/ })).toBeVisible();
+  const edited = page.getByRole('listitem', { name: 'Item 2' });
+  await expect(edited.getByLabel('Purchase price (KSh)')).toHaveValue('40.00');
+  await edited.getByLabel('Quantity').fill('4');
+  await page.getByRole('button', { name: 'Update Purchase' }).click();
+  await expect(page.getByText('Purchase updated successfully')).toBeVisible();
+  await expect.poll(async () => (await productByName(page, created)).branches.find((b: { branchName: string }) => b.branchName === 'Main Branch').quantity).toBe(4);
+
   // Every purchase screen fits a 360 px phone without sideways scrolling.
   await page.setViewportSize({ width: 360, height: 740 });
   for (const [path, heading] of [
