@@ -7,7 +7,8 @@ import type { StockPharmacy } from './import-helpers.ts';
 import { clientsOf, daysFromToday, ledgerProblems, stockTestPharmacy } from './stock-helpers.ts';
 
 /**
- * Receiving, editing, deleting and returning purchases of the same products at the same moment from several users
+ * Receiving, editing, deleting and returning purchases of the same products at the same moment from several users,
+ * while the till sells them
  * (issue 10, invariants): every purchase's row is locked first and the stock rows in the ledger's order, so nothing
  * deadlocks, each purchase is deleted once, and afterwards stock = the sum of the batches = the sum of the ledger =
  * what the live purchases hold (received less returned).
@@ -38,7 +39,7 @@ describe.each(testDatabaseKinds().filter((k) => k === 'postgres'))('purchases un
   const create = (status: string, quantity: number, order: string[]) =>
     users[0]!.request('POST', '/api/purchases', { supplierId: supplier, date: daysFromToday(0), status, items: items(quantity, order) }, { 'idempotency-key': randomUUID() });
 
-  it('concurrent receive, edit, delete and return keep stock = batches = ledger = the live purchases', async () => {
+  it('concurrent receive, edit, delete, return and sales keep stock = batches = ledger = the live purchases less what was sold', async () => {
     const forward = products;
     const backward = [...products].reverse();
     const received: { id: string; items: { id: string; productId: string; quantity: number; batchNumber: string | null }[] }[] = [];
@@ -71,7 +72,16 @@ describe.each(testDatabaseKinds().filter((k) => k === 'postgres'))('purchases un
         users[0]!.request('POST', '/api/purchase-returns', { purchaseId: p.id, reason: 'Damaged', items: [{ purchaseItemId: p.items[0]!.id, quantity: 1 }] }, { 'idempotency-key': randomUUID() }),
       );
     }
-    const results = await Promise.all(ops);
+    // And the till sells meanwhile: one piece of each product, three times.
+    const sales: Promise<{ status: number }>[] = [];
+    for (let i = 0; i < 3; i++) {
+      for (const productId of products) {
+        const id = randomUUID();
+        sales.push(users[0]!.request('POST', '/api/sales', { id, lines: [{ productId, quantity: 1 }], payments: [{ method: 'Cash', amountCents: 1000 }] }, { 'idempotency-key': id }));
+      }
+    }
+    const [results, sold] = await Promise.all([Promise.all(ops), Promise.all(sales)]);
+    expect(sold.map((r) => r.status)).toEqual(sold.map(() => 201));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
     // Each doubly deleted purchase: one 200, one 404.
@@ -89,7 +99,8 @@ describe.each(testDatabaseKinds().filter((k) => k === 'postgres'))('purchases un
     );
     const onHand = await t.db.owner.query<{ product_id: string; quantity: number }>(`SELECT product_id, quantity FROM branch_products WHERE pharmacy_id = $1 AND branch_id = $2`, [ph.pharmacyId, ph.branches[0]!.id]);
     for (const productId of products) {
-      expect(onHand.find((r) => r.product_id === productId)?.quantity ?? 0).toBe(live.find((r) => r.product_id === productId)?.held ?? 0);
+      // What the live purchases hold, less the 3 pieces sold (nothing else moved this stock).
+      expect(onHand.find((r) => r.product_id === productId)?.quantity ?? 0).toBe((live.find((r) => r.product_id === productId)?.held ?? 0) - 3);
     }
     expect(live.reduce((s, r) => s + r.held, 0)).toBeGreaterThan(0);
   });
