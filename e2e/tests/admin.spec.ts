@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signInAs } from './helpers';
+import { signInAs, unique } from './helpers';
 
 test('the operator extends a trial on Customers and sees the pharmacy on the SaaS dashboard', async ({ page }) => {
   await signInAs(page, 'operator', { expectUrl: /\/app\// });
@@ -32,9 +32,23 @@ test('the operator extends a trial on Customers and sees the pharmacy on the Saa
   await expect(page.getByText('Uzima Chemists has been reactivated')).toBeVisible();
   await expect(row.getByText('Trial', { exact: true })).toBeVisible();
 
+  // A customer who paid outside M-Pesa: set up by hand, the owner invited by email.
+  const pharmacyName = `Hand Set ${unique('ph').slice(3)}`;
+  await page.getByRole('link', { name: 'New Customer' }).first().click();
+  await expect(page.getByRole('heading', { level: 1, name: 'New Customer' })).toBeVisible();
+  await page.getByRole('button', { name: 'Set Up Pharmacy' }).click();
+  await expect(page.getByText('Pharmacy name is required.')).toBeVisible();
+  await page.getByLabel('Pharmacy name').fill(pharmacyName);
+  await page.getByLabel("Owner's full name").fill('Hand Owner');
+  await page.getByLabel("Owner's email").fill(`${unique('owner')}@example.com`);
+  await page.getByRole('button', { name: 'Set Up Pharmacy' }).click();
+  await expect(page.getByText(`${pharmacyName} is set up. An invitation was sent to`)).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Customers' })).toBeVisible();
+
   await page.getByRole('navigation', { name: 'Admin navigation' }).getByRole('link', { name: 'SaaS Dashboard' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'SaaS Dashboard' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Pharmacies by status' })).toBeVisible();
   await expect(page.getByRole('row', { name: /Uzima Chemists/ })).toBeVisible();
+  await expect(page.getByRole('row', { name: new RegExp(pharmacyName) })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Demo conversions' })).toBeVisible();
 });

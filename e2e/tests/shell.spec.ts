@@ -4,10 +4,8 @@ import { sidebar, signedInState, signInAs } from './helpers';
 /** The shell of issue 8: no dead ends, offline screen loads, malformed ids, page titles, no 401 for visitors. */
 
 test('public pages not built yet keep the public header and lead back home', async ({ page }) => {
-  for (const [path, heading] of [
-    ['/purchase', 'Purchase PharmaPoint'],
-    ['/demo-register', 'Try the Demo'],
-  ] as const) {
+  // /purchase and /demo-register are built now (issue 11); /admin-recovery is the public page still to come.
+  for (const [path, heading] of [['/admin-recovery', 'Admin Recovery']] as const) {
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
     await expect(page.getByText('Coming soon')).toBeVisible();

@@ -144,4 +144,38 @@ describe.each(testDatabaseKinds())("the operator's actions and dashboard on %s",
     }
     expect((await subscription(licensed.pharmacyId)).status).toBe('active');
   });
+
+  it('sets up a pharmacy and its owner by hand; the owner accepts the emailed invitation and signs in as owner', async () => {
+    const bad = await operator.post('/api/admin/pharmacies', { pharmacyName: ' ', ownerName: 'Mary', ownerEmail: 'mary@', plan: 'gold' });
+    expect(bad.status).toBe(400);
+    const duplicate = await operator.post('/api/admin/pharmacies', { pharmacyName: 'Dup', ownerName: 'Dup', ownerEmail: trial.users.owner!.email, plan: 'trial' });
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.body.error.message).toBe('An account with this email already exists.');
+
+    const res = await operator.post('/api/admin/pharmacies', { pharmacyName: 'Mary Chemists', ownerName: 'Mary Akinyi', ownerEmail: ' Mary@Example.com ', plan: 'standard' });
+    expect(res.status).toBe(201);
+    expect(res.body.message).toBe('Mary Chemists is set up. An invitation was sent to mary@example.com.');
+    expect(res.body.pharmacy).toMatchObject({ name: 'Mary Chemists', plan: 'standard', ownerEmail: 'mary@example.com', subscription: { status: 'active' } });
+    const pharmacyId = res.body.pharmacy.id as string;
+    expect((await auditRows(pharmacyId)).map((r) => r.action)).toEqual(['admin.pharmacy_created']);
+
+    const mails = await t.db.owner.query<{ payload: { text: string } }>(`SELECT payload FROM jobs WHERE kind = 'email' AND payload->>'to' = 'mary@example.com' ORDER BY created_at`);
+    expect(mails).toHaveLength(1);
+    const token = new URL(mails[0]!.payload.text.match(/https?:\/\/\S+\/accept-invite\?\S+/)![0]).searchParams.get('token')!;
+
+    // Until the owner accepts, resending works; afterwards it says so.
+    expect((await operator.post(`/api/admin/pharmacies/${pharmacyId}/resend-invitation`, {})).status).toBe(200);
+    expect((await t.client().post('/api/auth/accept-invite', { token, password: 'Owner#2026pw', confirmPassword: 'Owner#2026pw' })).body.error.code).toBe('VERIFY_LINK_USED');
+    const mails2 = await t.db.owner.query<{ payload: { text: string } }>(`SELECT payload FROM jobs WHERE kind = 'email' AND payload->>'to' = 'mary@example.com' ORDER BY created_at DESC LIMIT 1`);
+    const token2 = new URL(mails2[0]!.payload.text.match(/https?:\/\/\S+\/accept-invite\?\S+/)![0]).searchParams.get('token')!;
+    const owner = t.client();
+    const accepted = await owner.post('/api/auth/accept-invite', { token: token2, password: 'Owner#2026pw', confirmPassword: 'Owner#2026pw' });
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.pharmacy).toMatchObject({ id: pharmacyId, name: 'Mary Chemists' });
+    expect(accepted.body.membership.role).toBe('owner');
+    expect((await owner.get('/api/branches')).body.branches.map((b: { name: string }) => b.name)).toEqual(['Main Branch']);
+    const again = await operator.post(`/api/admin/pharmacies/${pharmacyId}/resend-invitation`, {});
+    expect(again.status).toBe(409);
+    expect(again.body.error.message).toBe('This person has already accepted the invitation.');
+  });
 });

@@ -77,3 +77,18 @@ export function lastMonths(now: Date, count = 12): string[] {
   }
   return months;
 }
+
+/** POST /api/admin/pharmacies: a pharmacy and its owner set up by hand (a customer who paid outside M-Pesa). */
+export const customerSetupRequestSchema = z.strictObject({
+  pharmacyName: z.string().trim().min(1, 'Pharmacy name is required.').max(120, 'Pharmacy name must be at most 120 characters.'),
+  ownerName: z.string().trim().min(1, 'Owner name is required.').max(120, 'Owner name must be at most 120 characters.'),
+  ownerEmail: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .min(1, 'Owner email is required.')
+    .max(254, 'Owner email must be at most 254 characters.')
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Please enter a valid email address.'),
+  plan: z.enum(['trial', 'standard'], { error: 'Choose a plan.' }),
+});
+export type CustomerSetupRequest = z.infer<typeof customerSetupRequestSchema>;

@@ -86,3 +86,26 @@ export async function revenueByMonth(q: Queryable, since: Date): Promise<Map<str
   );
   return new Map(rows.map((r) => [r.month, { licenceCents: Number(r.licence), hostingCents: Number(r.hosting) }]));
 }
+
+export async function userExists(q: Queryable, email: string): Promise<boolean> {
+  return (await q.query(`SELECT 1 FROM users WHERE email = $1`, [email])).length > 0;
+}
+
+/** The owner of a pharmacy set up by hand: no password yet (they choose it from the invitation link). */
+export async function insertOwnerUser(q: Queryable, email: string, name: string, now: Date): Promise<string> {
+  const [row] = await q.query<{ id: string }>(`INSERT INTO users (email, name, created_at, updated_at) VALUES ($1, $2, $3, $3) RETURNING id`, [email, name, now]);
+  return row!.id;
+}
+
+/** The owner's membership waits for their answer, like any invitation (decision 0015), until they set a password. */
+export async function makeOwnerMembershipPending(q: Queryable, pharmacyId: string, userId: string, name: string): Promise<void> {
+  await q.query(`UPDATE memberships SET accepted_at = NULL, invited_name = $3 WHERE pharmacy_id = $1 AND user_id = $2`, [pharmacyId, userId, name]);
+}
+
+export async function ownerOf(q: Queryable, pharmacyId: string): Promise<string | undefined> {
+  const [row] = await q.query<{ user_id: string }>(
+    `SELECT user_id FROM memberships WHERE pharmacy_id = $1 AND is_owner ORDER BY created_at LIMIT 1`,
+    [pharmacyId],
+  );
+  return row?.user_id;
+}

@@ -2,13 +2,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { adminPharmacyListResponseSchema } from '@pharmapoint/domain/subscription';
 import { emptyRequestSchema } from '@pharmapoint/domain/auth';
-import { adminOverviewResponseSchema, extendTrialRequestSchema, pharmacyActionResponseSchema, pharmacyIdParamsSchema } from '@pharmapoint/domain/admin';
+import { adminOverviewResponseSchema, customerSetupRequestSchema, extendTrialRequestSchema, pharmacyActionResponseSchema, pharmacyIdParamsSchema } from '@pharmapoint/domain/admin';
 import { adminDemosResponseSchema, leadIdParamsSchema, updateLeadRequestSchema, updateLeadResponseSchema } from '@pharmapoint/domain/demo';
 import type { ModuleRegistrar } from '../../platform/module.ts';
 import type { RequestAuth } from '../../platform/access.ts';
 import { AppError } from '../../platform/errors.ts';
 import { listDemosForOperator, updateLeadAsOperator } from '../demo/demo.service.ts';
-import { adminOverview, deactivatePharmacy, extendTrial, listPharmaciesForOperator, reactivatePharmacy } from './admin.service.ts';
+import { adminOverview, deactivatePharmacy, extendTrial, listPharmaciesForOperator, reactivatePharmacy, resendOwnerInvitation, setUpCustomer } from './admin.service.ts';
 
 const tags = ['admin'];
 
@@ -23,8 +23,36 @@ function operatorOf(request: FastifyRequest): RequestAuth {
  * pharmacies use the owner connection (the one place a request reads every tenant); each change of a pharmacy runs
  * as the request role with that pharmacy as tenant and is written to its audit log.
  */
-export const registerAdmin: ModuleRegistrar = (app, { db }) => {
+export const registerAdmin: ModuleRegistrar = (app, { db, config, mailer }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const mail = { mailer, publicUrl: config.publicUrl };
+
+  r.post(
+    '/api/admin/pharmacies',
+    {
+      config: { access: 'operator' },
+      schema: {
+        tags,
+        summary: 'Set up a pharmacy and its owner by hand (the owner is emailed an invitation to choose a password; audited)',
+        body: customerSetupRequestSchema,
+        response: { 201: pharmacyActionResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const answer = await setUpCustomer(db, operatorOf(request), request.body, mail);
+      reply.status(201);
+      return answer;
+    },
+  );
+
+  r.post(
+    '/api/admin/pharmacies/:id/resend-invitation',
+    {
+      config: { access: 'operator' },
+      schema: { tags, summary: "Send the owner's invitation again (until they accept it)", params: pharmacyIdParamsSchema, body: emptyRequestSchema, response: { 200: pharmacyActionResponseSchema } },
+    },
+    async (request) => resendOwnerInvitation(db, operatorOf(request), request.params.id, mail),
+  );
 
   r.get(
     '/api/admin/pharmacies',

@@ -1,13 +1,28 @@
 import type { AdminPharmacy, SubscriptionOverview } from '@pharmapoint/domain/subscription';
-import { lastMonths, pharmacyBucket, PHARMACY_BUCKETS, type AdminOverviewResponse, type PharmacyActionResponse } from '@pharmapoint/domain/admin';
+import { lastMonths, pharmacyBucket, PHARMACY_BUCKETS, type AdminOverviewResponse, type CustomerSetupRequest, type PharmacyActionResponse } from '@pharmapoint/domain/admin';
 import type { Database, Queryable } from '../../db/database.ts';
 import type { RequestAuth } from '../../platform/access.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import type { Mailer } from '../../platform/mailer.ts';
 import { AppError } from '../../platform/errors.ts';
 import { runTransaction } from '../../platform/transaction.ts';
 import { audit } from '../audit/audit.service.ts';
 import { demoFunnelOf } from '../demo/demo.service.ts';
 import { overviewsOf } from '../subscription/subscription.service.ts';
-import { findAllPharmacies, lockSubscription, revenueByMonth, setSubscriptionStatus, setTrialEnd, signUpsByMonth } from './admin.repository.ts';
+import { createPharmacy } from '../tenancy/pharmacy.service.ts';
+import { resendInvite } from '../users/users.service.ts';
+import {
+  findAllPharmacies,
+  insertOwnerUser,
+  lockSubscription,
+  makeOwnerMembershipPending,
+  ownerOf,
+  revenueByMonth,
+  setSubscriptionStatus,
+  setTrialEnd,
+  signUpsByMonth,
+  userExists,
+} from './admin.repository.ts';
 
 /**
  * The operator's one-word state of a pharmacy: trial (running), active (licence and hosting), expired (trial
@@ -142,4 +157,67 @@ export async function adminOverview(owner: Queryable, now = new Date()): Promise
     months: months.map((month) => ({ month, signUps: signUps.get(month) ?? 0, licenceCents: revenue.get(month)?.licenceCents ?? 0, hostingCents: revenue.get(month)?.hostingCents ?? 0 })),
     demos: await demoFunnelOf(owner),
   };
+}
+
+/**
+ * The operator working in one pharmacy for an action the pharmacy's own people could take (sending the owner's
+ * invitation): the tenant is that pharmacy, the user the operator, every permission (operators hold '*').
+ */
+function operatorContext(operator: RequestAuth, pharmacyId: string, now: Date): RequestContext {
+  return {
+    pharmacyId,
+    branchId: null,
+    userId: operator.userId,
+    permissions: operator.permissions,
+    subject: operator.subject,
+    membership: { role: 'admin', permissions: null, allowedBranchIds: null, defaultBranchId: null, hasPosAccess: false, isOwner: false },
+    isDemo: false,
+    visibleBranchIds: null,
+    now,
+  };
+}
+
+export interface OperatorMail {
+  mailer: Mailer;
+  publicUrl: string;
+}
+
+/**
+ * customers/new: a pharmacy and its owner set up by hand for a customer who paid outside M-Pesa, in one
+ * transaction: the owner's account (no password), the pharmacy with its Main Branch, settings and the chosen plan's
+ * subscription, the owner's membership waiting for their answer, and the invitation email whose link lets them
+ * choose a password and sign in. An email that has an account already is refused ('An account with this email
+ * already exists.').
+ */
+export async function setUpCustomer(db: Database, operator: RequestAuth, input: CustomerSetupRequest, mail: OperatorMail, now = new Date()): Promise<PharmacyActionResponse> {
+  const pharmacyId = await runTransaction(db, { userId: operator.userId }, async (q) => {
+    if (await userExists(q, input.ownerEmail)) throw new AppError('DUPLICATE_EMAIL');
+    const ownerId = await insertOwnerUser(q, input.ownerEmail, input.ownerName, now);
+    const created = await createPharmacy(q, { name: input.pharmacyName, ownerUserId: ownerId, plan: input.plan, now });
+    await makeOwnerMembershipPending(q, created.pharmacyId, ownerId, input.ownerName);
+    const ctx = operatorContext(operator, created.pharmacyId, now);
+    await audit(q, { pharmacyId: created.pharmacyId, userId: operator.userId }, 'admin.pharmacy_created', 'pharmacy', created.pharmacyId, null, {
+      name: input.pharmacyName,
+      ownerEmail: input.ownerEmail,
+      plan: input.plan,
+      by: 'platform_operator',
+      operatorEmail: operator.email,
+    });
+    await resendInvite(q, ctx, ownerId, mail);
+    return created.pharmacyId;
+  });
+  void mail.mailer.flush().catch(() => undefined);
+  const pharmacy = await pharmacyForOperator(db.owner, pharmacyId, now);
+  return { pharmacy, message: `${pharmacy.name} is set up. An invitation was sent to ${input.ownerEmail}.` };
+}
+
+/** Sends the owner a new invitation link ('This person has already accepted the invitation.' once they have). */
+export async function resendOwnerInvitation(db: Database, operator: RequestAuth, pharmacyId: string, mail: OperatorMail, now = new Date()): Promise<PharmacyActionResponse> {
+  const message = await runTransaction(db, { pharmacyId, userId: operator.userId }, async (q) => {
+    const ownerId = await ownerOf(q, pharmacyId);
+    if (!ownerId) throw new AppError('PHARMACY_NOT_FOUND');
+    return (await resendInvite(q, operatorContext(operator, pharmacyId, now), ownerId, mail)).message;
+  });
+  void mail.mailer.flush().catch(() => undefined);
+  return { pharmacy: await pharmacyForOperator(db.owner, pharmacyId, now), message };
 }

@@ -23,7 +23,7 @@ export function useDemos() {
   return useQuery({ queryKey: adminKeys.demos, queryFn: () => api.get<AdminDemosResponse>('/api/admin/demos') });
 }
 
-export type PharmacyAction = { kind: 'extend-trial'; days: number } | { kind: 'deactivate' } | { kind: 'reactivate' };
+export type PharmacyAction = { kind: 'extend-trial'; days: number } | { kind: 'deactivate' } | { kind: 'reactivate' } | { kind: 'resend-invitation' };
 
 /** An operator's action on a pharmacy; the lists and the dashboard are read again afterwards. */
 export function usePharmacyAction() {

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { CalendarPlus, Eye, Power, PowerOff, Search, UserPlus } from 'lucide-react';
+import { CalendarPlus, Eye, Mail, Power, PowerOff, Search, UserPlus } from 'lucide-react';
 import type { AdminPharmacy } from '@pharmapoint/domain/subscription';
 import { MAX_TRIAL_EXTENSION_DAYS } from '@pharmapoint/domain/admin';
 import { PageHeader } from '@/components/ui/page-header';
@@ -106,7 +106,7 @@ export default function CustomersPage() {
     ];
   }, [t]);
 
-  async function run(kind: 'extend' | 'deactivate' | 'reactivate', pharmacy: AdminPharmacy) {
+  async function run(kind: 'extend' | 'deactivate' | 'reactivate' | 'resend-invitation', pharmacy: AdminPharmacy) {
     if (kind === 'extend') {
       const n = Number(days);
       if (!Number.isInteger(n) || n < 1 || n > MAX_TRIAL_EXTENSION_DAYS) {
@@ -158,7 +158,17 @@ export default function CustomersPage() {
       />
 
       {p && dialog.kind === 'view' ? (
-        <Dialog open onOpenChange={(open) => !open && setDialog(null)} title={p.name} description={p.ownerEmail ?? p.id}>
+        <Dialog
+          open
+          onOpenChange={(open) => !open && setDialog(null)}
+          title={p.name}
+          description={p.ownerEmail ?? p.id}
+          footer={
+            <Button variant="outline" icon={<Mail className="size-4" aria-hidden="true" />} loading={action.isPending} onClick={() => void run('resend-invitation', p)}>
+              {t('customers.resend')}
+            </Button>
+          }
+        >
           <dl className="grid grid-cols-2 gap-x-4 gap-y-2 text-sm">
             <dt className="text-slate-500">{t('customers.status')}</dt>
             <dd>
