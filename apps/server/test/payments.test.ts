@@ -228,6 +228,25 @@ describe.each(testDatabaseKinds())('licence purchase by M-Pesa on %s', (kind) =>
     expect(events).toHaveLength(5);
   });
 
+  it('a signed reversal moves a completed payment to reversed and flags the provisioned pharmacy for the operator', async () => {
+    const { id, prompt } = await start();
+    await sim.decide(prompt.id, 'approve');
+    const reversal = JSON.stringify({
+      topic: 'buygoods_transaction_reversed',
+      id: `rev-${prompt.id}`,
+      created_at: new Date().toISOString(),
+      event: { type: 'Buygoods Transaction', resource: { id: 'r1', amount: '30000.0', status: 'Reversed', reference: prompt.reference, till_number: 'K000000' } },
+    });
+    const forged = await fetch(`${base}${K2_CALLBACK_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-kopokopo-signature': 'f'.repeat(64) }, body: reversal });
+    expect(forged.status).toBe(401);
+    expect((await paymentRow(id))!.status).toBe('completed');
+    const res = await fetch(`${base}${K2_CALLBACK_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-kopokopo-signature': sim.sign(reversal) }, body: reversal });
+    expect(res.status).toBe(200);
+    const row = await paymentRow(id);
+    expect({ status: row!.status, attention: row!.attention }).toEqual({ status: 'reversed', attention: 'reversed_after_provisioning' });
+    expect(row!.provisioned_pharmacy_id).toMatch(/^pharm_/);
+  });
+
   it('a second payment for the same registration creates no second pharmacy', async () => {
     const body = registration();
     const first = await start(body);

@@ -202,14 +202,6 @@ export async function setFirstPassword(q: Queryable, userId: string, passwordHas
   return rows.length > 0;
 }
 
-/** Licence payments still pending that were requested from K2 before `before` (the reconciliation sweep). */
-export async function stalePendingPayments(q: Queryable, before: Date, limit: number): Promise<{ id: string }[]> {
-  return q.query<{ id: string }>(
-    `SELECT id FROM platform_payments WHERE status = 'pending' AND k2_location IS NOT NULL AND k2_requested_at < $1 ORDER BY created_at LIMIT $2`,
-    [before, limit],
-  );
-}
-
 /** Makes the transaction's tenant this pharmacy (local to the transaction), to change its subscription. */
 export async function actAsTenant(q: Queryable, pharmacyId: string): Promise<void> {
   await q.query(`SELECT set_config('app.pharmacy_id', $1, true)`, [pharmacyId]);
