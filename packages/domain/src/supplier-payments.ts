@@ -300,7 +300,9 @@ export const supplierBalanceRowSchema = z.object({
   balanceStatus: z.enum(BALANCE_STATUSES),
   daysOutstanding: z.number().int(),
   ageBucket: z.string(),
+  /** The oldest open invoices (at most 100: the rest are counted in outstandingInvoiceCount and the breakdown). */
   outstandingInvoices: z.array(supplierInvoiceSchema),
+  outstandingInvoiceCount: z.number().int(),
   agingBreakdown: agingBreakdownSchema,
 });
 export type SupplierBalanceRow = z.infer<typeof supplierBalanceRowSchema>;
@@ -321,6 +323,9 @@ export const supplierReportResponseSchema = z.object({
   }),
 });
 export type SupplierReport = z.infer<typeof supplierReportResponseSchema>;
+
+/** A report row lists at most this many of a supplier's open invoices (the oldest); all count in its totals. */
+export const OUTSTANDING_INVOICES_SHOWN = 100;
 
 /** Payment-due alert (dashboard): open invoices due within 7 days or overdue. */
 export const PAYMENT_DUE_WINDOW_DAYS = 7;
@@ -358,7 +363,8 @@ export function supplierBalanceRow(
     balanceStatus: balanceStatus(balance),
     daysOutstanding: outstanding.reduce((max, i) => Math.max(max, i.daysOld), 0),
     ageBucket: ageBucket(balance, maxOverdue, periods),
-    outstandingInvoices: outstanding,
+    outstandingInvoices: outstanding.slice(0, OUTSTANDING_INVOICES_SHOWN),
+    outstandingInvoiceCount: outstanding.length,
     agingBreakdown: breakdown,
   };
 }

@@ -60,7 +60,7 @@ export async function supplierInvoices(q: Queryable, pharmacyId: string, supplie
 }
 
 /** Every open invoice of the pharmacy (what is owed on it after returns and payments is above 0), for the report. */
-export async function openInvoicesOfAll(q: Queryable, pharmacyId: string): Promise<(InvoiceRow & { supplierId: string })[]> {
+export async function openInvoicesOfAll(q: Queryable, pharmacyId: string, supplierIds: string[] | null = null): Promise<(InvoiceRow & { supplierId: string })[]> {
   const rows = await q.query<{ id: string; supplier_id: string; purchase_number: string; date: string; status: string; total_cents: string; returned: string; paid: string }>(
     `WITH r AS (SELECT purchase_id, sum(total_cents)::bigint AS s FROM purchase_returns WHERE pharmacy_id = $1 GROUP BY 1),
           a AS (SELECT a.purchase_id, sum(a.amount_cents)::bigint AS s FROM supplier_payment_allocations a
@@ -70,8 +70,9 @@ export async function openInvoicesOfAll(q: Queryable, pharmacyId: string): Promi
             coalesce(r.s, 0) AS returned, coalesce(a.s, 0) AS paid
        FROM purchases p LEFT JOIN r ON r.purchase_id = p.id LEFT JOIN a ON a.purchase_id = p.id
       WHERE p.pharmacy_id = $1 AND ${LIVE_PURCHASE} AND p.total_cents - coalesce(r.s, 0) - coalesce(a.s, 0) > 0
+        AND ($2::uuid[] IS NULL OR p.supplier_id = ANY($2::uuid[]))
       ORDER BY p.supplier_id, p.purchase_date, p.purchase_number, p.id`,
-    [pharmacyId],
+    [pharmacyId, supplierIds],
   );
   return rows.map((r) => ({
     id: r.id,
@@ -89,17 +90,24 @@ export async function openInvoicesOfAll(q: Queryable, pharmacyId: string): Promi
  * Payments whose amount is not all allocated to live invoices (their credit), oldest first; of one supplier or all.
  * `except` leaves one payment out (the one being edited).
  */
-export async function paymentCredits(q: Queryable, pharmacyId: string, supplierId: string | null, except: string | null = null): Promise<{ paymentId: string; supplierId: string; creditCents: number }[]> {
+export async function paymentCredits(
+  q: Queryable,
+  pharmacyId: string,
+  supplierId: string | null,
+  except: string | null = null,
+  supplierIds: string[] | null = null,
+): Promise<{ paymentId: string; supplierId: string; creditCents: number }[]> {
   const rows = await q.query<{ id: string; supplier_id: string; credit: string }>(
     `SELECT sp.id, sp.supplier_id, (sp.amount_cents - coalesce(sum(a.amount_cents) FILTER (WHERE p.id IS NOT NULL), 0))::bigint AS credit
        FROM supplier_payments sp
        LEFT JOIN supplier_payment_allocations a ON a.pharmacy_id = sp.pharmacy_id AND a.payment_id = sp.id AND a.removed_at IS NULL
        LEFT JOIN purchases p ON p.pharmacy_id = a.pharmacy_id AND p.id = a.purchase_id AND ${LIVE_PURCHASE}
       WHERE sp.pharmacy_id = $1 AND sp.deleted_at IS NULL AND ($2::uuid IS NULL OR sp.supplier_id = $2::uuid) AND ($3::uuid IS NULL OR sp.id <> $3::uuid)
+        AND ($4::uuid[] IS NULL OR sp.supplier_id = ANY($4::uuid[]))
       GROUP BY sp.id, sp.supplier_id, sp.amount_cents, sp.payment_date, sp.created_at
      HAVING sp.amount_cents - coalesce(sum(a.amount_cents) FILTER (WHERE p.id IS NOT NULL), 0) > 0
       ORDER BY sp.payment_date, sp.created_at, sp.id`,
-    [pharmacyId, supplierId, except],
+    [pharmacyId, supplierId, except, supplierIds],
   );
   return rows.map((r) => ({ paymentId: r.id, supplierId: r.supplier_id, creditCents: Number(r.credit) }));
 }

@@ -196,9 +196,10 @@ export async function listPayments(q: Queryable, ctx: RequestContext, query: { s
 
 /** Invoices with their due dates and ages, the supplier's unallocated credit shown as already given (oldest first). */
 function withCredit(invoices: readonly InvoiceRow[], creditCents: number, creditDays: number, day: string): SupplierInvoice[] {
-  const given = allocateCredit([{ paymentId: 'credit', creditCents }], invoices);
+  const given = new Map<string, number>();
+  if (creditCents > 0) for (const g of allocateCredit([{ paymentId: 'credit', creditCents }], invoices)) given.set(g.invoiceId, (given.get(g.invoiceId) ?? 0) + g.amountCents);
   return invoices.map((invoice) => {
-    const extra = given.filter((g) => g.invoiceId === invoice.id).reduce((sum, g) => sum + g.amountCents, 0);
+    const extra = given.get(invoice.id) ?? 0;
     const paid = invoice.paidCents + extra;
     return {
       id: invoice.id,
@@ -241,10 +242,15 @@ export async function supplierReport(q: Queryable, ctx: RequestContext, query: S
   const day = await today(q, ctx);
   const settings = await userSettings(q, ctx);
   const suppliers = await supplierTotals(q, ctx.pharmacyId, query.search?.trim() || null);
-  const open = await openInvoicesOfAll(q, ctx.pharmacyId);
-  const credits = await paymentCredits(q, ctx.pharmacyId, null);
+  const ids = query.search?.trim() ? suppliers.map((s) => s.id) : null;
+  const open = await openInvoicesOfAll(q, ctx.pharmacyId, ids);
+  const credits = await paymentCredits(q, ctx.pharmacyId, null, null, ids);
   const invoicesBySupplier = new Map<string, InvoiceRow[]>();
-  for (const invoice of open) invoicesBySupplier.set(invoice.supplierId, [...(invoicesBySupplier.get(invoice.supplierId) ?? []), invoice]);
+  for (const invoice of open) {
+    const list = invoicesBySupplier.get(invoice.supplierId);
+    if (list) list.push(invoice);
+    else invoicesBySupplier.set(invoice.supplierId, [invoice]);
+  }
   const creditBySupplier = new Map<string, number>();
   for (const c of credits) creditBySupplier.set(c.supplierId, (creditBySupplier.get(c.supplierId) ?? 0) + c.creditCents);
   const rows = suppliers

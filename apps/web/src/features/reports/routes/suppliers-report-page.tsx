@@ -74,7 +74,7 @@ export default function SuppliersReportPage() {
         [labels[1]!]: (r.agingBreakdown.days1to30 / 100).toFixed(2),
         [labels[2]!]: (r.agingBreakdown.days31to60 / 100).toFixed(2),
         [labels[3]!]: (r.agingBreakdown.over60 / 100).toFixed(2),
-        'Outstanding Invoices': r.outstandingInvoices.length,
+        'Outstanding Invoices': r.outstandingInvoiceCount,
         'Last Purchase': r.lastPurchaseDate ?? '',
         'Last Payment': r.lastPaymentDate ?? '',
       })),
@@ -190,9 +190,9 @@ export default function SuppliersReportPage() {
                           </Td>
                           <Td>{row.lastPaymentDate ? formatDate(row.lastPaymentDate) : '—'}</Td>
                           <Td className="whitespace-nowrap print:hidden">
-                            {row.outstandingInvoices.length > 0 ? (
+                            {row.outstandingInvoiceCount > 0 ? (
                               <Button variant="ghost" size="sm" aria-expanded={expanded === row.supplierId} aria-label={t('report.showInvoices', { name: row.supplierName })} onClick={() => setExpanded(expanded === row.supplierId ? null : row.supplierId)}>
-                                {row.outstandingInvoices.length}
+                                {row.outstandingInvoiceCount}
                               </Button>
                             ) : (
                               '—'
