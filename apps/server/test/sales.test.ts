@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { saleListResponseSchema, saleSchema } from '@pharmapoint/domain/sales';
+import { saleSchema } from '@pharmapoint/domain/sales';
+import { saleHistoryResponseSchema } from '@pharmapoint/domain/sales-history';
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import type { TestClient } from './http.ts';
@@ -262,7 +263,7 @@ describe.each(testDatabaseKinds())('completing a sale on %s', (kind) => {
   it('lists sales newest first with filters; invoice numbers are consecutive', async () => {
     const res = await c.manager!.get('/api/sales?limit=200');
     expect(res.status).toBe(200);
-    const list = saleListResponseSchema.parse(res.body);
+    const list = saleHistoryResponseSchema.parse(res.body);
     const numbers = list.items.map((s) => Number(s.invoiceNumber.slice(4))).sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => i + 1));
     expect(list.items[0]!.invoiceNumber).toBe(`INV-${String(numbers.length).padStart(6, '0')}`);

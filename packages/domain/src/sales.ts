@@ -560,28 +560,6 @@ export const saleSchema = saleSummarySchema.extend({
 });
 export type Sale = z.infer<typeof saleSchema>;
 
-export const saleListQuerySchema = z.strictObject({
-  from: calendarDate('The start date').optional(),
-  to: calendarDate('The end date').optional(),
-  branchId: z.uuid().optional(),
-  cashierId: z.uuid().optional(),
-  clientId: z.uuid().optional(),
-  paymentMethod: text(SALE_LIMITS.method, 'The payment method').optional(),
-  invoiceNumber: text(40, 'The invoice number').optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
-});
-export type SaleListQueryInput = z.input<typeof saleListQuerySchema>;
-export type SaleListQuery = z.output<typeof saleListQuerySchema>;
-
-export const saleListResponseSchema = z.object({
-  items: z.array(saleSummarySchema),
-  total: z.number().int(),
-  limit: z.number().int(),
-  offset: z.number().int(),
-});
-export type SaleListResponse = z.infer<typeof saleListResponseSchema>;
-
 /** GET /api/sales/last-prescription: the client's latest DDA prescription (to prefill the DDA modal, seed 001 section 5). */
 export const lastPrescriptionQuerySchema = z.strictObject({ clientId: z.uuid() });
 export const lastPrescriptionResponseSchema = z.object({

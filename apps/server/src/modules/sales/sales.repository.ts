@@ -1,4 +1,4 @@
-import type { Prescription, Sale, SaleLine, SaleListQuery, SaleSummary, UnitMode } from '@pharmapoint/domain/sales';
+import type { Prescription, Sale, SaleLine, SaleSummary, UnitMode } from '@pharmapoint/domain/sales';
 import { paymentStatus } from '@pharmapoint/domain/sales';
 import type { SaleFilterOptionsResponse, SaleHistoryItem, SaleTotals } from '@pharmapoint/domain/sales-history';
 import type { Queryable } from '../../db/database.ts';
@@ -348,42 +348,6 @@ export async function findSale(q: Queryable, pharmacyId: string, id: string): Pr
     lines: lines.map(toLine),
     payments: payments.map((p) => ({ method: p.method, amountCents: p.amount_cents, reference: p.reference })),
   };
-}
-
-/** Sales newest first, filtered; `branchIds` null = every branch. */
-export async function listSales(
-  q: Queryable,
-  pharmacyId: string,
-  query: SaleListQuery,
-  branchIds: readonly string[] | null,
-): Promise<{ items: SaleSummary[]; total: number }> {
-  const params: unknown[] = [pharmacyId];
-  const where = ['s.pharmacy_id = $1'];
-  const add = (sql: string, value: unknown) => {
-    params.push(value);
-    where.push(sql.replace('?', `$${params.length}`));
-  };
-  if (branchIds) add('s.branch_id = ANY (?::uuid[])', branchIds);
-  if (query.branchId) add('s.branch_id = ?', query.branchId);
-  if (query.from) add('s.sale_date >= ?', query.from);
-  if (query.to) add('s.sale_date <= ?', query.to);
-  if (query.cashierId) add('s.cashier_id = ?', query.cashierId);
-  if (query.clientId) add('s.client_id = ?', query.clientId);
-  if (query.invoiceNumber) add('s.invoice_number = upper(?)', query.invoiceNumber.trim());
-  if (query.paymentMethod) {
-    add(
-      'EXISTS (SELECT 1 FROM sale_payments p WHERE p.pharmacy_id = s.pharmacy_id AND p.sale_id = s.id AND lower(p.method) = lower(?))',
-      query.paymentMethod.trim(),
-    );
-  }
-  const whereSql = where.join(' AND ');
-  const [count] = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM sales s WHERE ${whereSql}`, params);
-  const rows = await q.query<SaleRow>(
-    `SELECT ${SALE_COLUMNS} FROM sales s JOIN branches b ON b.pharmacy_id = s.pharmacy_id AND b.id = s.branch_id
-      WHERE ${whereSql} ORDER BY s.created_at DESC, s.invoice_number DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, query.limit, query.offset],
-  );
-  return { items: rows.map(toSummary), total: count?.n ?? 0 };
 }
 
 /** The client's latest DDA line with a prescription (newest sale first). */

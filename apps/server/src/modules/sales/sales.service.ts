@@ -12,8 +12,6 @@ import {
   type CompleteSale,
   type LastPrescriptionResponse,
   type Sale,
-  type SaleListQuery,
-  type SaleListResponse,
 } from '@pharmapoint/domain/sales';
 import { businessDate, isExpired } from '@pharmapoint/domain/stock';
 import type { Queryable } from '../../db/database.ts';
@@ -33,7 +31,6 @@ import {
   insertSale,
   insertSaleLines,
   insertSalePayments,
-  listSales as findSales,
   saleExists,
   takeInvoiceCounter,
   type NewSaleLine,
@@ -283,14 +280,6 @@ export async function getSale(q: Queryable, ctx: RequestContext, id: string): Pr
   if (!sale || !canSeeBranch(ctx, sale.branchId)) throw new AppError('NOT_FOUND');
   return sale;
 }
-
-/** GET /api/sales: newest first, in the branches the user may see. */
-export async function listSales(q: Queryable, ctx: RequestContext, query: SaleListQuery): Promise<SaleListResponse> {
-  if (query.branchId && !canSeeBranch(ctx, query.branchId)) throw new AppError('BRANCH_NOT_ALLOWED');
-  const { items, total } = await findSales(q, ctx.pharmacyId, query, ctx.visibleBranchIds);
-  return { items, total, limit: query.limit, offset: query.offset };
-}
-
 
 /** GET /api/sales/last-prescription: the client's latest DDA prescription, to prefill the DDA modal (404 for an unknown client). */
 export async function lastPrescription(q: Queryable, ctx: RequestContext, clientId: string): Promise<LastPrescriptionResponse> {
