@@ -51,4 +51,15 @@ test('the operator extends a trial on Customers and sees the pharmacy on the Saa
   await expect(page.getByRole('row', { name: /Uzima Chemists/ })).toBeVisible();
   await expect(page.getByRole('row', { name: new RegExp(pharmacyName) })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Demo conversions' })).toBeVisible();
+
+  // Analytics and the monthly report (printable, and a PDF).
+  const adminNav = page.getByRole('navigation', { name: 'Admin navigation' });
+  await adminNav.getByRole('link', { name: 'Analytics' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Analytics' })).toBeVisible();
+  await expect(page.getByRole('row', { name: /Afya Bora Pharmacy/ })).toBeVisible();
+  await adminNav.getByRole('link', { name: 'Monthly Reports' }).click();
+  await expect(page.getByRole('heading', { name: /^PharmaPoint monthly report — / })).toBeVisible();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download PDF' }).click();
+  expect((await download).suggestedFilename()).toMatch(/^pharmapoint-report-\d{4}-\d{2}\.pdf$/);
 });

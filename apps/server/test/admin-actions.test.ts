@@ -178,4 +178,28 @@ describe.each(testDatabaseKinds())("the operator's actions and dashboard on %s",
     expect(again.status).toBe(409);
     expect(again.body.error.message).toBe('This person has already accepted the invitation.');
   });
+
+  it("analytics: a month's sales per pharmacy, counts and totals only, voided sales left out; a bad month is refused", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const sale = (n: number, cents: number, status = 'completed', date = today) =>
+      t.db.owner.query(
+        `INSERT INTO sales (pharmacy_id, id, invoice_number, branch_id, client_name, cashier_name, sale_date, subtotal_cents, total_cents, amount_paid_cents, payment_method, status)
+         VALUES ($1, gen_random_uuid(), $2, $3, 'Walk-in', 'Cashier', $4, $5, $5, $5, 'Cash', $6)`,
+        [trial.pharmacyId, `INV-${String(n).padStart(6, '0')}`, trial.branches[0]!.id, date, cents, status],
+      );
+    await sale(1, 100_000);
+    await sale(2, 250_000);
+    await sale(3, 999_999, 'voided');
+    await sale(4, 777_777, 'completed', '2020-01-15');
+    const res = await operator.get('/api/admin/analytics');
+    expect(res.status).toBe(200);
+    const row = res.body.pharmacies.find((p: { id: string }) => p.id === trial.pharmacyId);
+    expect(row).toEqual({ id: trial.pharmacyId, name: 'Trial Chemists', isDemo: false, salesCount: 2, salesTotalCents: 350_000, lastSaleDate: today });
+    expect(res.body.totals).toMatchObject({ activePharmacies: 1, salesCount: 2, salesTotalCents: 350_000, licenceCents: 3_000_000, hostingCents: 350_000 });
+    expect(JSON.stringify(res.body)).not.toContain('Walk-in');
+    const old = await operator.get('/api/admin/analytics?month=2020-01');
+    expect(old.body.totals).toMatchObject({ salesCount: 1, salesTotalCents: 777_777, signUps: 0 });
+    expect((await operator.get('/api/admin/analytics?month=2020-13')).status).toBe(400);
+    expect((await (await loginAs(t, trial.users.owner!.email)).get('/api/admin/analytics')).status).toBe(403);
+  });
 });

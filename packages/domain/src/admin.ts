@@ -92,3 +92,42 @@ export const customerSetupRequestSchema = z.strictObject({
   plan: z.enum(['trial', 'standard'], { error: 'Choose a plan.' }),
 });
 export type CustomerSetupRequest = z.infer<typeof customerSetupRequestSchema>;
+
+/** GET /api/admin/analytics?month=YYYY-MM (the current month when absent). */
+export const adminAnalyticsQuerySchema = z.strictObject({
+  month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'The month must read like 2026-11.').optional(),
+});
+
+/**
+ * A month across the platform: per pharmacy only counts and totals of its sales (never its customers or lines), and
+ * the platform's own figures for the month: sign-ups, money received, demo registrations.
+ */
+export const adminAnalyticsResponseSchema = z.object({
+  month,
+  pharmacies: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      isDemo: z.boolean(),
+      salesCount: z.number().int(),
+      salesTotalCents: z.number().int(),
+      lastSaleDate: z.string().nullable(),
+    }),
+  ),
+  totals: z.object({
+    activePharmacies: z.number().int(),
+    salesCount: z.number().int(),
+    salesTotalCents: z.number().int(),
+    signUps: z.number().int(),
+    licenceCents: z.number().int(),
+    hostingCents: z.number().int(),
+    demoRegistrations: z.number().int(),
+  }),
+});
+export type AdminAnalyticsResponse = z.infer<typeof adminAnalyticsResponseSchema>;
+
+/** The first day of a YYYY-MM month and of the month after it (UTC). */
+export function monthRange(month: string): { from: Date; to: Date } {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  return { from: new Date(Date.UTC(year, m - 1, 1)), to: new Date(Date.UTC(year, m, 1)) };
+}

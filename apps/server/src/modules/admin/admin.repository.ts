@@ -109,3 +109,21 @@ export async function ownerOf(q: Queryable, pharmacyId: string): Promise<string 
   );
   return row?.user_id;
 }
+
+/** Per pharmacy, the sales of a period (sale_date from..to exclusive; voided sales left out): count, total, last date. */
+export async function salesByPharmacy(q: Queryable, from: string, to: string): Promise<{ id: string; name: string; isDemo: boolean; salesCount: number; salesTotalCents: number; lastSaleDate: string | null }[]> {
+  const rows = await q.query<{ id: string; name: string; is_demo: boolean; n: number; total: number; last: string | null }>(
+    `SELECT p.id, p.name, p.is_demo, count(s.*)::int AS n, coalesce(sum(s.total_cents), 0)::bigint AS total, max(s.sale_date)::text AS last
+       FROM pharmacies p
+       LEFT JOIN sales s ON s.pharmacy_id = p.id AND s.sale_date >= $1::date AND s.sale_date < $2::date AND s.status <> 'voided'
+      GROUP BY p.id, p.name, p.is_demo
+      ORDER BY total DESC, p.name`,
+    [from, to],
+  );
+  return rows.map((r) => ({ id: r.id, name: r.name, isDemo: r.is_demo, salesCount: r.n, salesTotalCents: Number(r.total), lastSaleDate: r.last }));
+}
+
+export async function demoRegistrationsBetween(q: Queryable, from: Date, to: Date): Promise<number> {
+  const [row] = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM demo_registrations WHERE registered_at >= $1 AND registered_at < $2`, [from, to]);
+  return row?.n ?? 0;
+}

@@ -2,13 +2,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { adminPharmacyListResponseSchema } from '@pharmapoint/domain/subscription';
 import { emptyRequestSchema } from '@pharmapoint/domain/auth';
-import { adminOverviewResponseSchema, customerSetupRequestSchema, extendTrialRequestSchema, pharmacyActionResponseSchema, pharmacyIdParamsSchema } from '@pharmapoint/domain/admin';
+import { adminAnalyticsQuerySchema, adminAnalyticsResponseSchema, adminOverviewResponseSchema, customerSetupRequestSchema, extendTrialRequestSchema, pharmacyActionResponseSchema, pharmacyIdParamsSchema } from '@pharmapoint/domain/admin';
 import { adminDemosResponseSchema, leadIdParamsSchema, updateLeadRequestSchema, updateLeadResponseSchema } from '@pharmapoint/domain/demo';
 import type { ModuleRegistrar } from '../../platform/module.ts';
 import type { RequestAuth } from '../../platform/access.ts';
 import { AppError } from '../../platform/errors.ts';
 import { listDemosForOperator, updateLeadAsOperator } from '../demo/demo.service.ts';
-import { adminOverview, deactivatePharmacy, extendTrial, listPharmaciesForOperator, reactivatePharmacy, resendOwnerInvitation, setUpCustomer } from './admin.service.ts';
+import { adminAnalytics, adminOverview, deactivatePharmacy, extendTrial, listPharmaciesForOperator, reactivatePharmacy, resendOwnerInvitation, setUpCustomer } from './admin.service.ts';
 
 const tags = ['admin'];
 
@@ -70,6 +70,20 @@ export const registerAdmin: ModuleRegistrar = (app, { db, config, mailer }) => {
       schema: { tags, summary: 'The SaaS dashboard: pharmacies by status, 12 months of sign-ups and revenue, the demo funnel', response: { 200: adminOverviewResponseSchema } },
     },
     async () => adminOverview(db.owner, new Date()),
+  );
+
+  r.get(
+    '/api/admin/analytics',
+    {
+      config: { access: 'operator' },
+      schema: {
+        tags,
+        summary: "A month's sales per pharmacy (counts and totals only) and the platform's figures: sign-ups, money received, demo registrations",
+        querystring: adminAnalyticsQuerySchema,
+        response: { 200: adminAnalyticsResponseSchema },
+      },
+    },
+    async (request) => adminAnalytics(db.owner, request.query.month),
   );
 
   r.post(

@@ -1,5 +1,5 @@
 import type { AdminPharmacy, SubscriptionOverview } from '@pharmapoint/domain/subscription';
-import { lastMonths, pharmacyBucket, PHARMACY_BUCKETS, type AdminOverviewResponse, type CustomerSetupRequest, type PharmacyActionResponse } from '@pharmapoint/domain/admin';
+import { lastMonths, monthRange, pharmacyBucket, PHARMACY_BUCKETS, type AdminAnalyticsResponse, type AdminOverviewResponse, type CustomerSetupRequest, type PharmacyActionResponse } from '@pharmapoint/domain/admin';
 import type { Database, Queryable } from '../../db/database.ts';
 import type { RequestAuth } from '../../platform/access.ts';
 import type { RequestContext } from '../../platform/context.ts';
@@ -12,12 +12,14 @@ import { overviewsOf } from '../subscription/subscription.service.ts';
 import { createPharmacy } from '../tenancy/pharmacy.service.ts';
 import { resendInvite } from '../users/users.service.ts';
 import {
+  demoRegistrationsBetween,
   findAllPharmacies,
   insertOwnerUser,
   lockSubscription,
   makeOwnerMembershipPending,
   ownerOf,
   revenueByMonth,
+  salesByPharmacy,
   setSubscriptionStatus,
   setTrialEnd,
   signUpsByMonth,
@@ -220,4 +222,31 @@ export async function resendOwnerInvitation(db: Database, operator: RequestAuth,
   });
   void mail.mailer.flush().catch(() => undefined);
   return { pharmacy: await pharmacyForOperator(db.owner, pharmacyId, now), message };
+}
+
+/**
+ * Analytics and the monthly report: a month's sales per pharmacy (counts and totals only) and the platform's own
+ * figures for it. Demo pharmacies are listed but left out of the totals.
+ */
+export async function adminAnalytics(owner: Queryable, month: string | undefined, now = new Date()): Promise<AdminAnalyticsResponse> {
+  const chosen = month ?? lastMonths(now, 1)[0]!;
+  const { from, to } = monthRange(chosen);
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  const pharmacies = await salesByPharmacy(owner, day(from), day(to));
+  const customers = pharmacies.filter((p) => !p.isDemo);
+  const signUps = (await signUpsByMonth(owner, from)).get(chosen) ?? 0;
+  const revenue = (await revenueByMonth(owner, from)).get(chosen);
+  return {
+    month: chosen,
+    pharmacies,
+    totals: {
+      activePharmacies: customers.filter((p) => p.salesCount > 0).length,
+      salesCount: customers.reduce((sum, p) => sum + p.salesCount, 0),
+      salesTotalCents: customers.reduce((sum, p) => sum + p.salesTotalCents, 0),
+      signUps,
+      licenceCents: revenue?.licenceCents ?? 0,
+      hostingCents: revenue?.hostingCents ?? 0,
+      demoRegistrations: await demoRegistrationsBetween(owner, from, to),
+    },
+  };
 }

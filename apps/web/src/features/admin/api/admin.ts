@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdminPharmacy } from '@pharmapoint/domain/subscription';
-import type { AdminOverviewResponse, PharmacyActionResponse } from '@pharmapoint/domain/admin';
+import type { AdminAnalyticsResponse, AdminOverviewResponse, PharmacyActionResponse } from '@pharmapoint/domain/admin';
 import type { AdminDemosResponse, Lead, UpdateLeadRequest } from '@pharmapoint/domain/demo';
 import { api } from '@/lib/api';
 
@@ -47,4 +47,17 @@ export function useUpdateLead() {
       void queryClient.invalidateQueries({ queryKey: adminKeys.overview });
     },
   });
+}
+
+export function useAnalytics(month: string) {
+  return useQuery({
+    queryKey: ['admin', 'analytics', month],
+    queryFn: () => api.get<AdminAnalyticsResponse>(`/api/admin/analytics?month=${encodeURIComponent(month)}`),
+    enabled: /^\d{4}-(0[1-9]|1[0-2])$/.test(month),
+  });
+}
+
+/** This month as YYYY-MM (the browser's clock, UTC like the server's months). */
+export function currentMonth(now = new Date()): string {
+  return now.toISOString().slice(0, 7);
 }
