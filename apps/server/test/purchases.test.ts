@@ -254,6 +254,25 @@ describe.each(testDatabaseKinds())('purchases on %s', (kind) => {
     expect((await create(c.demo!, { supplierId: s2, date: '2026-01-10', items: [line(p)] })).status).toBe(403);
   });
 
+  it("a supplier's earlier overpayment pays a new purchase at once, in the purchase's transaction", async () => {
+    const overpaid = await contact(ph.pharmacyId, 'supplier', 'Overpaid Supplies Ltd');
+    const paid = await c.owner!.request('POST', '/api/supplier-payments', { supplierId: overpaid, amountCents: 50_000, date: daysFromToday(0), method: 'Cash' }, { 'idempotency-key': randomUUID() });
+    expect(paid.status).toBe(201);
+    expect(paid.body.payment.creditCents).toBe(50_000);
+    const p = await product('Credit Test 5mg');
+    const res = await create(c.owner!, { supplierId: overpaid, date: daysFromToday(0), status: 'received', items: [line(p, { quantity: 2, purchasePriceCents: 10_000, applyTax: false })] });
+    expect(res.status).toBe(201);
+    const { purchase } = purchaseResultSchema.parse(res.body);
+    expect(purchase.totalCents).toBe(20_000);
+    const allocations = await t.db.owner.query<{ source: string; amount_cents: number }>(
+      `SELECT source, amount_cents FROM supplier_payment_allocations WHERE pharmacy_id = $1 AND purchase_id = $2 AND removed_at IS NULL`,
+      [ph.pharmacyId, purchase.id],
+    );
+    expect(allocations.map((a) => [a.source, Number(a.amount_cents)])).toEqual([['credit', 20_000]]);
+    const report = await c.owner!.get('/api/reports/suppliers');
+    expect(report.body.rows.find((r: { supplierId: string }) => r.supplierId === overpaid)).toMatchObject({ totalPurchases: 20_000, totalPaid: 50_000, balance: -30_000, outstandingInvoices: [] });
+  });
+
   it("another pharmacy's purchase is 404 everywhere", async () => {
     const p = await product('Cetrizine');
     const id = (await create(c.owner!, { supplierId: supplier, date: daysFromToday(0), items: [line(p)] })).body.purchase.id;

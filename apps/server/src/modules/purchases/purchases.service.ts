@@ -36,6 +36,7 @@ import { audit } from '../audit/audit.service.ts';
 import { applyPurchasePrices } from '../products/products.service.ts';
 import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts';
 import { applyStockChange, lockStockRows, resolveBranch, type StockChange } from '../stock/stock.service.ts';
+import { applySupplierCredit } from '../supplier-payments/supplier-payments.service.ts';
 import * as repo from './purchases.repository.ts';
 import type { ItemValues, PurchaseHead } from './purchases.repository.ts';
 
@@ -236,6 +237,8 @@ export async function createPurchase(q: Queryable, ctx: RequestContext, input: S
   const batches = await applyMoves(q, ctx, moves);
   for (const s of stored) if (s.received > 0) await repo.setItemReceived(q, ctx.pharmacyId, s.id, s.received, batches.get(s.id) ?? null);
   if (moves.length > 0) await updatePrices(q, ctx, branch.id, purchaseNumber, await repo.findItems(q, ctx.pharmacyId, id));
+  // What the pharmacy overpaid this supplier before pays the new invoice at once (seed 002 section 4, decision 0041).
+  await applySupplierCredit(q, ctx, input.supplierId);
   const purchase = await getPurchase(q, ctx, id);
   await audit(q, ctx, 'purchase.create', 'purchase', id, null, purchase);
   return { purchase, message: PURCHASE_MESSAGES.created };
