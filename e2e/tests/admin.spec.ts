@@ -62,4 +62,12 @@ test('the operator extends a trial on Customers and sees the pharmacy on the Saa
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download PDF' }).click();
   expect((await download).suggestedFilename()).toMatch(/^pharmapoint-report-\d{4}-\d{2}\.pdf$/);
+
+  // The theme customizer: the preview follows the typed title; saving applies it.
+  await adminNav.getByRole('link', { name: 'Theme Customizer' }).click();
+  await page.getByLabel('Pharmacy').selectOption({ label: 'Uzima Chemists' });
+  await page.getByLabel('App title').fill('Uzima POS');
+  await expect(page.getByRole('img', { name: 'Live preview' })).toContainText('Uzima POS');
+  await page.getByRole('button', { name: 'Save Theme' }).click();
+  await expect(page.getByText('Theme saved')).toBeVisible();
 });

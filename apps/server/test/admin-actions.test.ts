@@ -202,4 +202,16 @@ describe.each(testDatabaseKinds())("the operator's actions and dashboard on %s",
     expect((await operator.get('/api/admin/analytics?month=2020-13')).status).toBe(400);
     expect((await (await loginAs(t, trial.users.owner!.email)).get('/api/admin/analytics')).status).toBe(403);
   });
+
+  it("reads and saves a pharmacy's theme for the operator, audited in its log; another id is 404", async () => {
+    expect((await operator.get(`/api/admin/pharmacies/${trial.pharmacyId}/theme`)).body.theme).toMatchObject({ primaryColor: '#2563eb', secondaryColor: '#10b981' });
+    const saved = await operator.put(`/api/admin/pharmacies/${trial.pharmacyId}/theme`, { primaryColor: '#7c3aed', secondaryColor: '#f59e0b', appTitle: 'Trial POS' });
+    expect(saved.status).toBe(200);
+    const owner = await loginAs(t, trial.users.owner!.email);
+    expect((await owner.get('/api/pharmacy/theme')).body.theme).toMatchObject({ primaryColor: '#7c3aed', appTitle: 'Trial POS' });
+    expect((await operator.put(`/api/admin/pharmacies/${trial.pharmacyId}/theme`, { primaryColor: 'purple', secondaryColor: '#f59e0b' })).status).toBe(400);
+    expect((await operator.get('/api/admin/pharmacies/no_such_pharmacy/theme')).status).toBe(404);
+    const rows = await t.db.owner.query<{ user_id: string }>(`SELECT user_id FROM audit_log WHERE pharmacy_id = $1 AND entity = 'theme'`, [trial.pharmacyId]);
+    expect(rows).toEqual([{ user_id: operatorId }]);
+  });
 });

@@ -2,13 +2,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { adminPharmacyListResponseSchema } from '@pharmapoint/domain/subscription';
 import { emptyRequestSchema } from '@pharmapoint/domain/auth';
+import { themeResponseSchema, themeSchema } from '@pharmapoint/domain/tenancy';
 import { adminAnalyticsQuerySchema, adminAnalyticsResponseSchema, adminOverviewResponseSchema, customerSetupRequestSchema, extendTrialRequestSchema, pharmacyActionResponseSchema, pharmacyIdParamsSchema } from '@pharmapoint/domain/admin';
 import { adminDemosResponseSchema, leadIdParamsSchema, updateLeadRequestSchema, updateLeadResponseSchema } from '@pharmapoint/domain/demo';
 import type { ModuleRegistrar } from '../../platform/module.ts';
 import type { RequestAuth } from '../../platform/access.ts';
 import { AppError } from '../../platform/errors.ts';
 import { listDemosForOperator, updateLeadAsOperator } from '../demo/demo.service.ts';
-import { adminAnalytics, adminOverview, deactivatePharmacy, extendTrial, listPharmaciesForOperator, reactivatePharmacy, resendOwnerInvitation, setUpCustomer } from './admin.service.ts';
+import { adminAnalytics, adminOverview, deactivatePharmacy, pharmacyTheme, savePharmacyTheme, extendTrial, listPharmaciesForOperator, reactivatePharmacy, resendOwnerInvitation, setUpCustomer } from './admin.service.ts';
 
 const tags = ['admin'];
 
@@ -70,6 +71,24 @@ export const registerAdmin: ModuleRegistrar = (app, { db, config, mailer }) => {
       schema: { tags, summary: 'The SaaS dashboard: pharmacies by status, 12 months of sign-ups and revenue, the demo funnel', response: { 200: adminOverviewResponseSchema } },
     },
     async () => adminOverview(db.owner, new Date()),
+  );
+
+  r.get(
+    '/api/admin/pharmacies/:id/theme',
+    {
+      config: { access: 'operator' },
+      schema: { tags, summary: "A pharmacy's theme (theme customizer)", params: pharmacyIdParamsSchema, response: { 200: themeResponseSchema } },
+    },
+    async (request) => pharmacyTheme(db, operatorOf(request), request.params.id),
+  );
+
+  r.put(
+    '/api/admin/pharmacies/:id/theme',
+    {
+      config: { access: 'operator' },
+      schema: { tags, summary: "Save a pharmacy's theme (audited in its log)", params: pharmacyIdParamsSchema, body: themeSchema, response: { 200: themeResponseSchema } },
+    },
+    async (request) => savePharmacyTheme(db, operatorOf(request), request.params.id, request.body),
   );
 
   r.get(

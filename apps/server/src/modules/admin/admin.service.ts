@@ -9,7 +9,8 @@ import { runTransaction } from '../../platform/transaction.ts';
 import { audit } from '../audit/audit.service.ts';
 import { demoFunnelOf } from '../demo/demo.service.ts';
 import { overviewsOf } from '../subscription/subscription.service.ts';
-import { createPharmacy } from '../tenancy/pharmacy.service.ts';
+import { createPharmacy, getTheme, saveTheme } from '../tenancy/pharmacy.service.ts';
+import type { Theme } from '@pharmapoint/domain/tenancy';
 import { resendInvite } from '../users/users.service.ts';
 import {
   demoRegistrationsBetween,
@@ -249,4 +250,14 @@ export async function adminAnalytics(owner: Queryable, month: string | undefined
       demoRegistrations: await demoRegistrationsBetween(owner, from, to),
     },
   };
+}
+
+/** theme-customizer: a pharmacy's theme as its people see it. */
+export async function pharmacyTheme(db: Database, operator: RequestAuth, pharmacyId: string, now = new Date()): Promise<{ theme: Theme }> {
+  return runTransaction(db, { pharmacyId, userId: operator.userId }, (q) => getTheme(q, operatorContext(operator, pharmacyId, now)));
+}
+
+/** theme-customizer: saves a pharmacy's theme (audited in its log under the operator, as the pharmacy's own save is). */
+export async function savePharmacyTheme(db: Database, operator: RequestAuth, pharmacyId: string, theme: Theme, now = new Date()): Promise<{ theme: Theme }> {
+  return runTransaction(db, { pharmacyId, userId: operator.userId }, (q) => saveTheme(q, operatorContext(operator, pharmacyId, now), theme));
 }
