@@ -197,8 +197,10 @@ export async function listPurchases(
     const n = `$${params.length}`;
     where.push(`(lower(p.purchase_number) LIKE ${n} OR lower(COALESCE(p.reference, '')) LIKE ${n} OR lower(COALESCE(p.notes, '')) LIKE ${n}
        OR p.status LIKE ${n} OR lower(p.id::text) LIKE ${n}
-       OR EXISTS (SELECT 1 FROM contacts sc WHERE sc.pharmacy_id = p.pharmacy_id AND sc.id = p.supplier_id AND lower(sc.name) LIKE ${n})
-       OR EXISTS (SELECT 1 FROM purchase_items si WHERE si.pharmacy_id = p.pharmacy_id AND si.purchase_id = p.id AND si.removed_at IS NULL AND lower(si.name) LIKE ${n}))`);
+       OR p.supplier_id IN (SELECT sc.id FROM contacts sc WHERE sc.pharmacy_id = $1 AND lower(sc.name) LIKE ${n})
+       OR p.id IN (SELECT si.purchase_id FROM purchase_items si WHERE si.pharmacy_id = $1 AND si.removed_at IS NULL AND lower(si.name) LIKE ${n}))`);
+    // Uncorrelated IN (...) lists, not EXISTS per purchase: each is read once and probed as a hash (a hashed SubPlan),
+    // where a correlated EXISTS ran an index lookup for every purchase of the pharmacy (bench/purchases.ts).
   }
   const whereSql = where.join(' AND ');
   const [sum] = await q.query<{ n: number; cents: number }>(
