@@ -28,6 +28,11 @@ const PUBLIC_WRITES: Record<string, string> = {
   'POST /api/demo/register': 'registers a new visitor for the demo (rate-limited)',
   'POST /api/demo/sign-in-link': 'mails a sign-in link to a registered demo visitor (rate-limited)',
   'POST /api/demo/sign-in': 'needs the emailed sign-in token',
+  // Buying the licence (issue 11 items 2-4): a visitor without a session pays and sets up their own pharmacy.
+  'POST /api/payments/email-check': 'tells whether an email is free for a new purchase (rate-limited)',
+  'POST /api/payments/kopokopo/stk-push': 'asks the buyer’s phone for the licence payment (rate-limited)',
+  'POST /api/tenants/create-owner': 'needs the paying browser’s setup secret',
+  'POST /api/emails/payment-confirmation': 'mails the confirmation of a completed payment to its buyer',
 };
 
 describe.each(testDatabaseKinds())('the read-only demo on %s', (kind) => {
