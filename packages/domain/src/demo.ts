@@ -30,6 +30,8 @@ export const ENTER_DEMO_DELAY_MS = 500;
 /** How long after a successful verification /verify-email goes on: to /demo-access for a demo user, else /login. */
 export const VERIFY_REDIRECT_DEMO_MS = 2000;
 export const VERIFY_REDIRECT_LOGIN_MS = 3000;
+/** The shared demo pharmacy every demo visitor works in (seed 000 section 9). */
+export const DEMO_PHARMACY_ID = 'demo_pharmacy_shared';
 /** The browser's key for the email a sign-in link was sent to (seed 002 section 3, Local demo session). */
 export const EMAIL_FOR_SIGN_IN_KEY = 'emailForSignIn';
 

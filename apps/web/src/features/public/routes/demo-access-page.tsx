@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CheckCircle2, LogIn, Mail, MailWarning, PartyPopper } from 'lucide-react';
-import { EMAIL_FOR_SIGN_IN_KEY, ENTER_DEMO_DELAY_MS, normaliseDemoEmail } from '@pharmapoint/domain/demo';
+import { DEMO_PHARMACY_ID, EMAIL_FOR_SIGN_IN_KEY, ENTER_DEMO_DELAY_MS, normaliseDemoEmail } from '@pharmapoint/domain/demo';
 import { EMAIL_PATTERN } from '@pharmapoint/domain/auth';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
@@ -123,6 +123,13 @@ export default function DemoAccessPage() {
     setError(null);
     try {
       await enterDemo();
+      // The local demo session's marks (seed 002 section 3); the session itself is the server's cookie.
+      try {
+        localStorage.setItem('isDemoUser', 'true');
+        localStorage.setItem('demoPharmacyId', DEMO_PHARMACY_ID);
+      } catch {
+        // Storage unavailable: nothing depends on these marks.
+      }
       await queryClient.invalidateQueries({ queryKey: meQueryKey });
       window.setTimeout(() => void navigate('/app/dashboard'), ENTER_DEMO_DELAY_MS);
     } catch (caught) {
