@@ -45,8 +45,12 @@ test('forgot password: the emailed link resets the password and the new one sign
   await page.goto('/login');
   await page.getByRole('link', { name: 'Forgot password?' }).click();
   await expect(page).toHaveURL(/\/forgot-password/);
+  // The URL changes before the lazy screen replaces the sign-in form (which has an Email field too): wait for the
+  // forgot-password form itself, or the address can go into the sign-in form on its way out.
+  const send = page.getByRole('button', { name: 'Send Reset Link' });
+  await expect(send).toBeVisible();
   await page.getByLabel('Email').fill(email);
-  await page.getByRole('button', { name: 'Send Reset Link' }).click();
+  await send.click();
   await expect(page.getByRole('heading', { name: 'Check Your Email' })).toBeVisible();
 
   const link = await linkFromMailbox(page.request, email, '/reset-password');

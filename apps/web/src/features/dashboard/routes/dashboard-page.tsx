@@ -24,6 +24,7 @@ import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { formatDateTime, formatLocale } from '@/lib/format';
 import { greetingKey } from '@/features/dashboard/greeting';
+import { PaymentDueAlert } from '@/features/dashboard/components/payment-due';
 import { StockHealth } from '@/features/dashboard/components/stock-health';
 import { useShellSettingsContext, type ShellSettings } from '@/lib/pharmacy-settings';
 
@@ -186,6 +187,7 @@ export default function DashboardPage() {
       ) : (
         <>
           {shell.displaySettings.showQuickActions ? <QuickActions subject={subject} can={can} /> : null}
+          {can('report:financial') ? <PaymentDueAlert /> : null}
           {can('product:read') ? <StockHealth canReport={can('report:inventory')} /> : null}
           <EmptyState icon={<Receipt className="size-10" />} title={t('analytics.title')} description={t('analytics.description')} />
         </>
