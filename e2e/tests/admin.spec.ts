@@ -63,11 +63,12 @@ test('the operator extends a trial on Customers and sees the pharmacy on the Saa
   await page.getByRole('button', { name: 'Download PDF' }).click();
   expect((await download).suggestedFilename()).toMatch(/^pharmapoint-report-\d{4}-\d{2}\.pdf$/);
 
-  // The theme customizer: the preview follows the typed title; saving applies it.
+  // The theme customizer: the preview follows the typed title; saving applies it. The pharmacy set up above, not a
+  // seeded one: other tests (display-settings) read the seeded pharmacies' names in their sidebars.
   await adminNav.getByRole('link', { name: 'Theme Customizer' }).click();
-  await page.getByLabel('Pharmacy').selectOption({ label: 'Uzima Chemists' });
-  await page.getByLabel('App title').fill('Uzima POS');
-  await expect(page.getByRole('img', { name: 'Live preview' })).toContainText('Uzima POS');
+  await page.getByLabel('Pharmacy').selectOption({ label: pharmacyName });
+  await page.getByLabel('App title').fill('Hand Set POS');
+  await expect(page.getByRole('img', { name: 'Live preview' })).toContainText('Hand Set POS');
   await page.getByRole('button', { name: 'Save Theme' }).click();
   await expect(page.getByText('Theme saved')).toBeVisible();
 });
