@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -72,14 +72,16 @@ export default function DemoAccessPage() {
     }
   }
 
-  useEffect(() => {
-    if (!oobCode || started.current) return;
-    started.current = true;
+  // The link is read once, when the page opens on it: an effect event sees the current state without re-running.
+  const openedOnLink = useEffectEvent(() => {
     const known = storedEmail();
     if (known) void completeLink(known);
     else setLinkState('askEmail');
-    // completeLink reads the link once, when the page opens on it.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+  });
+  useEffect(() => {
+    if (!oobCode || started.current) return;
+    started.current = true;
+    openedOnLink();
   }, [oobCode]);
 
   function checkEmail(): string | null {

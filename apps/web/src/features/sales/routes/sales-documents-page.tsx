@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ArrowLeft, Download, Eye, FileText, Printer } from 'lucide-react';
@@ -43,7 +43,7 @@ export default function SalesDocumentsPage() {
   const items = list.data?.items;
   const allOnPage = (items ?? []).length > 0 && (items ?? []).every((s) => selected.has(s.id));
 
-  async function run(action: 'view' | 'print' | 'download', ids: readonly string[]) {
+  const run = useCallback(async (action: 'view' | 'print' | 'download', ids: readonly string[]) => {
     if (ids.length === 0) return;
     setBusy(`${action}:${ids.join(',')}`);
     const tab = action === 'view' ? window.open('', '_blank') : null;
@@ -65,7 +65,7 @@ export default function SalesDocumentsPage() {
     } finally {
       setBusy(null);
     }
-  }
+  }, [kind, settings.data, t]);
 
   const columns = useMemo(() => {
     const column = dataTableColumns<SaleHistoryItem>();
@@ -121,9 +121,7 @@ export default function SalesDocumentsPage() {
         ),
       }),
     ];
-    // run is recreated each render; its inputs are in the list.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [t, selected, kind, busy]);
+  }, [t, selected, kind, busy, run]);
 
   const picked = [...selected];
   return (
