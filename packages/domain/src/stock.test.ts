@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  adjustmentFormSchema,
   allocateFefo,
   businessDate,
   canTransfer,
@@ -152,5 +153,46 @@ describe('stock request schemas', () => {
     expect(isSameBranchTransfer({ fromBranchId: uuid, toBranchId: uuid })).toBe(true);
     expect(isSameBranchTransfer(base)).toBe(false);
     expect(receiveTransferSchema.safeParse({ items: [{ itemId: uuid, quantityReceived: -1 }] }).success).toBe(false);
+  });
+});
+
+describe('adjustmentFormSchema (the adjustment form as typed)', () => {
+  const base = {
+    productId: '88888888-8888-4888-8888-888888888888',
+    branchId: '99999999-9999-4999-8999-999999999999',
+    batchId: '',
+    reasonType: 'damage',
+    entry: 'delta',
+    amount: '-3',
+    newBatchNumber: '',
+    newBatchExpiry: '',
+    reason: ' Broken ',
+    note: '',
+  } as const;
+  const issues = (result: { error?: { issues: { path: PropertyKey[]; message: string }[] } }) => result.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+
+  it('gives the request: a change as typed, or counted less what is on hand', () => {
+    expect(adjustmentFormSchema({ current: 20, onHand: 20 }).parse(base)).toEqual({ branchId: base.branchId, reason: 'Broken', items: [{ productId: base.productId, delta: -3, reasonType: 'damage', note: null }] });
+    expect(adjustmentFormSchema({ current: 20, onHand: 12 }).parse({ ...base, entry: 'counted', amount: '15', newBatchNumber: 'B-1', newBatchExpiry: '2030-01-31' }).items[0]).toEqual({
+      productId: base.productId,
+      delta: 3,
+      reasonType: 'damage',
+      note: null,
+      batchNumber: 'B-1',
+      expiryDate: '2030-01-31',
+    });
+  });
+
+  it('refuses with a sentence beside the field', () => {
+    const schema = adjustmentFormSchema({ current: 20, onHand: 20 });
+    expect(issues(schema.safeParse({ ...base, productId: '', amount: 'x', reason: '' }))).toEqual([
+      'reason: Enter a reason for the adjustment.',
+      'productId: Choose a product.',
+      'amount: Enter a whole number of pieces, e.g. 5 or -3.',
+    ]);
+    expect(issues(schema.safeParse({ ...base, entry: 'counted', amount: '-1' }))).toEqual(['amount: Enter the counted whole number of pieces (0 or more).']);
+    expect(issues(schema.safeParse({ ...base, entry: 'counted', amount: '20' }))).toEqual(['amount: Enter a change other than 0.']);
+    expect(issues(schema.safeParse({ ...base, amount: '-21' }))).toEqual(['amount: The adjustment would make stock negative. Available: 20.']);
+    expect(issues(schema.safeParse({ ...base, amount: '4', newBatchExpiry: '2030-02-30' }))).toEqual(['newBatchNumber: Enter both the batch number and its expiry date, or neither.']);
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { businessDateSchema, centsField } from './products.ts';
-import { fieldMessage, numberField } from './errors.ts';
-import { text } from './text.ts';
+import { fieldMessage, formatMessage, numberField } from './errors.ts';
+import { isCalendarDate, text } from './text.ts';
 
 /**
  * Stock rules and the stock API (issue 3): the ledger's movement kinds, FEFO batch allocation, expiry, stock
@@ -168,6 +168,98 @@ export const createAdjustmentSchema = z.strictObject({
   items: z.array(adjustmentItemSchema).min(1, 'Add at least one product.').max(500, 'An adjustment has at most 500 lines.'),
 });
 export type CreateAdjustmentInput = z.infer<typeof createAdjustmentSchema>;
+
+/** How the adjustment form's quantity is entered: the change itself, or the quantity counted on the shelf. */
+export const ADJUSTMENT_ENTRY_MODES = ['delta', 'counted'] as const;
+export type AdjustmentEntryMode = (typeof ADJUSTMENT_ENTRY_MODES)[number];
+
+/** The sentences of the adjustment form (the browser shows them beside their fields). */
+export const ADJUSTMENT_FORM_MESSAGES = {
+  product: 'Choose a product.',
+  branch: 'Choose a branch.',
+  delta: 'Enter a whole number of pieces, e.g. 5 or -3.',
+  counted: 'Enter the counted whole number of pieces (0 or more).',
+  noChange: 'Enter a change other than 0.',
+  negative: 'The adjustment would make stock negative. Available: {available}.',
+  newBatch: 'Enter both the batch number and its expiry date, or neither.',
+} as const;
+
+/** What a person types into the one-line adjustment form (text as typed; '' is "not chosen"). */
+export interface AdjustmentFormValues {
+  productId: string;
+  branchId: string;
+  /** '' = let the ledger choose (FEFO out, latest-expiring in). */
+  batchId: string;
+  reasonType: AdjustmentReasonType;
+  entry: AdjustmentEntryMode;
+  amount: string;
+  newBatchNumber: string;
+  newBatchExpiry: string;
+  reason: string;
+  note: string;
+}
+
+/** The change in pieces a typed amount means: the amount itself, or counted − on hand; null when it is not a whole number. */
+export function adjustmentDelta(entry: AdjustmentEntryMode, amount: string, onHand: number): number | null {
+  const typed = amount.trim();
+  if (!/^[+-]?\d+$/.test(typed)) return null;
+  const value = Number(typed);
+  if (entry === 'counted' && value < 0) return null;
+  return entry === 'delta' ? value : value - onHand;
+}
+
+/**
+ * The adjustment form's schema (react-hook-form's resolver): every check with its sentence beside its field, then
+ * the request of POST /api/stock/adjustments, checked again by createAdjustmentSchema. `stock` is what the screen
+ * shows for the chosen branch (and batch): `current` sellable pieces, `onHand` what a count is compared with.
+ * The server refuses the same cases (a negative result, an expired new batch, the reason) whatever the browser says.
+ */
+export function adjustmentFormSchema(stock: { current: number; onHand: number }) {
+  return z
+    .object({
+      productId: z.string(),
+      branchId: z.string(),
+      batchId: z.string(),
+      reasonType: z.enum(ADJUSTMENT_REASON_TYPES, { error: 'Choose an adjustment type.' }),
+      entry: z.enum(ADJUSTMENT_ENTRY_MODES),
+      amount: z.string(),
+      newBatchNumber: text(64, 'The batch number'),
+      newBatchExpiry: z.string().trim(),
+      reason: text(500, 'The reason').min(1, 'Enter a reason for the adjustment.'),
+      note: text(500, 'The note'),
+    })
+    .superRefine((form, ctx) => {
+      if (!form.productId) ctx.addIssue({ code: 'custom', path: ['productId'], message: ADJUSTMENT_FORM_MESSAGES.product });
+      if (!form.branchId) ctx.addIssue({ code: 'custom', path: ['branchId'], message: ADJUSTMENT_FORM_MESSAGES.branch });
+      const delta = adjustmentDelta(form.entry, form.amount, stock.onHand);
+      if (delta === null) ctx.addIssue({ code: 'custom', path: ['amount'], message: form.entry === 'counted' ? ADJUSTMENT_FORM_MESSAGES.counted : ADJUSTMENT_FORM_MESSAGES.delta });
+      else if (delta === 0) ctx.addIssue({ code: 'custom', path: ['amount'], message: ADJUSTMENT_FORM_MESSAGES.noChange });
+      else if (stock.current + delta < 0) ctx.addIssue({ code: 'custom', path: ['amount'], message: formatMessage(ADJUSTMENT_FORM_MESSAGES.negative, { available: stock.current }) });
+      const wantsNewBatch = !form.batchId && delta !== null && delta > 0 && (form.newBatchNumber !== '' || form.newBatchExpiry !== '');
+      if (wantsNewBatch && (form.newBatchNumber === '' || !isCalendarDate(form.newBatchExpiry))) {
+        ctx.addIssue({ code: 'custom', path: ['newBatchNumber'], message: ADJUSTMENT_FORM_MESSAGES.newBatch });
+      }
+    })
+    .transform((form): CreateAdjustmentInput => {
+      const delta = adjustmentDelta(form.entry, form.amount, stock.onHand) ?? 0;
+      const newBatch = !form.batchId && delta > 0 && form.newBatchNumber !== '' && form.newBatchExpiry !== '';
+      return {
+        branchId: form.branchId,
+        reason: form.reason,
+        items: [
+          {
+            productId: form.productId,
+            delta,
+            reasonType: form.reasonType,
+            note: form.note || null,
+            ...(form.batchId ? { batchId: form.batchId } : {}),
+            ...(newBatch ? { batchNumber: form.newBatchNumber, expiryDate: form.newBatchExpiry } : {}),
+          },
+        ],
+      };
+    })
+    .pipe(createAdjustmentSchema);
+}
 
 export const adjustmentSchema = z.object({
   id: z.uuid(),

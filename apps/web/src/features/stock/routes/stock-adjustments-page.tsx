@@ -1,12 +1,21 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef } from 'react';
+import { useForm, useWatch, type Resolver } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ListChecks } from 'lucide-react';
-import { ADJUSTMENT_REASON_TYPES, type AdjustmentReasonType, type CreateAdjustmentInput } from '@pharmapoint/domain/stock';
+import {
+  ADJUSTMENT_REASON_TYPES,
+  adjustmentDelta,
+  adjustmentFormSchema,
+  type AdjustmentFormValues,
+  type CreateAdjustmentInput,
+} from '@pharmapoint/domain/stock';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { FormActions } from '@/components/ui/form-actions';
 import { Card } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
+import { applyServerErrors } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { LoadingState } from '@/components/ui/loading-state';
 import { PageHeader } from '@/components/ui/page-header';
@@ -23,9 +32,26 @@ import { AdjustmentsTable } from '@/features/stock/components/adjustments-table'
 import { showStockChange, useDisplayedQuantity, useLiveStock } from '@/lib/live-stock/live-stock';
 import { expectedQuantity } from '@/lib/live-stock/optimistic-stock';
 
-type Entry = 'delta' | 'counted';
+/** The pieces the form compares with: sellable stock of the branch, and what a count is compared with. */
+interface ShownStock {
+  current: number;
+  onHand: number;
+}
 
-/** /app/stock-adjustments (inventory:adjust): count corrections, damage, expiry write-offs, with a reason. */
+/** The request's paths back onto the form's fields (the server's sentence beside its field). */
+function fieldOfPath(path: string): keyof AdjustmentFormValues | null {
+  if (path === 'branchId' || path === 'reason') return path;
+  if (/^items\.\d+\.delta$/.test(path)) return 'amount';
+  if (/^items\.\d+\.productId$/.test(path)) return 'productId';
+  if (/^items\.\d+\.(batchNumber|expiryDate)$/.test(path)) return 'newBatchNumber';
+  if (/^items\.\d+\.note$/.test(path)) return 'note';
+  return null;
+}
+
+/**
+ * /app/stock-adjustments (inventory:adjust): count corrections, damage, expiry write-offs, with a reason. The form
+ * is react-hook-form over the domain's adjustmentFormSchema (decision 0033), which checks against the stock shown.
+ */
 export default function StockAdjustmentsPage() {
   const { t } = useTranslation('stock');
   const { me, can, isDemo } = usePermissions();
@@ -34,18 +60,33 @@ export default function StockAdjustmentsPage() {
   const shown = useDisplayedQuantity();
   const create = useCreateAdjustment();
 
-  const [productId, setProductId] = useState(params.get('productId') ?? '');
-  const [branchId, setBranchId] = useState(me?.branch?.id ?? me?.allowedBranches[0]?.id ?? '');
-  const [batchId, setBatchId] = useState('');
-  const [reasonType, setReasonType] = useState<AdjustmentReasonType>('count_correction');
-  const [entry, setEntry] = useState<Entry>('delta');
-  const [amount, setAmount] = useState('');
-  const [newBatchNumber, setNewBatchNumber] = useState('');
-  const [newBatchExpiry, setNewBatchExpiry] = useState('');
-  const [reason, setReason] = useState('');
-  const [note, setNote] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [serverError, setServerError] = useState<string | null>(null);
+  // The schema checks against the stock shown when the form is submitted (the resolver reads it then).
+  const stockRef = useRef<ShownStock>({ current: 0, onHand: 0 });
+  const resolver: Resolver<AdjustmentFormValues, unknown, CreateAdjustmentInput> = (values, context, options) =>
+    zodResolver(adjustmentFormSchema(stockRef.current))(values, context, options);
+  const form = useForm<AdjustmentFormValues, unknown, CreateAdjustmentInput>({
+    resolver,
+    defaultValues: {
+      productId: params.get('productId') ?? '',
+      branchId: me?.branch?.id ?? me?.allowedBranches[0]?.id ?? '',
+      batchId: '',
+      reasonType: 'count_correction',
+      entry: 'delta',
+      amount: '',
+      newBatchNumber: '',
+      newBatchExpiry: '',
+      reason: '',
+      note: '',
+    },
+  });
+  const { register, control, handleSubmit, setValue, setError, reset, getValues, formState } = form;
+  const errors = formState.errors;
+  const [productId, branchId, batchId, entry, amount] = useWatch({ control, name: ['productId', 'branchId', 'batchId', 'entry', 'amount'] });
+  // The user's branch may arrive after the first render: it is the default branch.
+  const defaultBranch = me?.branch?.id ?? me?.allowedBranches[0]?.id ?? '';
+  useEffect(() => {
+    if (defaultBranch && !getValues('branchId')) setValue('branchId', defaultBranch);
+  }, [defaultBranch, getValues, setValue]);
 
   const detail = useProduct(productId || undefined);
   const branchRow = detail.data?.branches.find((b) => b.branchId === branchId);
@@ -53,63 +94,31 @@ export default function StockAdjustmentsPage() {
   const batch = batches.find((b) => b.id === batchId);
   const current = branchRow ? shown(productId, branchId, branchRow.quantity).quantity : 0;
   const onHand = batch ? batch.quantity + batch.reservedQuantity : current + (branchRow?.reservedQuantity ?? 0);
+  stockRef.current = { current, onHand };
 
-  const number = /^[+-]?\d+$/.test(amount.trim()) ? Number(amount.trim()) : null;
-  const delta = number === null ? null : entry === 'delta' ? number : number - onHand;
+  const delta = adjustmentDelta(entry, amount, onHand);
   const after = delta === null ? null : current + delta;
+  const serverError = formState.errors.root?.server?.message ?? null;
 
-  function reset() {
-    setAmount('');
-    setReason('');
-    setNote('');
-    setBatchId('');
-    setNewBatchNumber('');
-    setNewBatchExpiry('');
-  }
-
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
+  async function onValid(input: CreateAdjustmentInput) {
     if (isDemo) return;
-    setServerError(null);
-    const found: Record<string, string> = {};
-    if (!productId) found.product = t('validation.product');
-    if (!branchId) found.branch = t('validation.branch');
-    if (number === null || (entry === 'counted' && number < 0)) found.amount = entry === 'counted' ? t('validation.counted') : t('validation.delta');
-    else if (delta === 0) found.amount = t('validation.noChange');
-    else if (after !== null && after < 0) found.amount = t('validation.negative', { available: current });
-    if (!reason.trim()) found.reason = t('validation.reason');
-    const wantsNewBatch = !batchId && delta !== null && delta > 0 && (newBatchNumber.trim() || newBatchExpiry);
-    if (wantsNewBatch && (!newBatchNumber.trim() || !/^\d{4}-\d{2}-\d{2}$/.test(newBatchExpiry))) found.newBatch = t('validation.newBatch');
-    setErrors(found);
-    if (Object.keys(found).length > 0 || delta === null) return;
-
-    const input: CreateAdjustmentInput = {
-      branchId,
-      reason: reason.trim(),
-      items: [
-        {
-          productId,
-          delta,
-          reasonType,
-          note: note.trim() || null,
-          ...(batchId ? { batchId } : {}),
-          ...(wantsNewBatch ? { batchNumber: newBatchNumber.trim(), expiryDate: newBatchExpiry } : {}),
-        },
-      ],
-    };
+    const line = input.items[0];
+    if (!line) return;
+    const values = getValues();
     const rollback = showStockChange({
-      productId,
-      branchId,
-      stockValue: expectedQuantity(current, delta),
-      reason: `${t(`reasonTypes.${reasonType}`)}: ${reason.trim()}`,
+      productId: line.productId,
+      branchId: values.branchId,
+      stockValue: expectedQuantity(current, line.delta),
+      reason: `${t(`reasonTypes.${line.reasonType}`)}: ${input.reason}`,
     });
     try {
       await create.mutateAsync(input);
-      toast.success(t('adjust.saved', { name: detail.data?.product.name ?? '', delta: delta > 0 ? `+${delta}` : String(delta) }));
-      reset();
+      toast.success(t('adjust.saved', { name: detail.data?.product.name ?? '', delta: line.delta > 0 ? `+${line.delta}` : String(line.delta) }));
+      // Product, branch, type and entry stay for the next line; what was typed for this one is cleared.
+      reset({ ...values, batchId: '', amount: '', newBatchNumber: '', newBatchExpiry: '', reason: '', note: '' });
     } catch (error) {
       rollback();
-      setServerError(errorMessage(error));
+      setError('root.server', { type: 'server', message: applyServerErrors(error, setError, fieldOfPath) });
       if (error instanceof ApiError) toast.error(error.message);
     }
   }
@@ -132,32 +141,24 @@ export default function StockAdjustmentsPage() {
       />
 
       <Card title={t('adjust.newTitle')}>
-        <form noValidate onSubmit={(event) => void onSubmit(event)} className="space-y-4" aria-label={t('adjust.newTitle')}>
+        <form noValidate onSubmit={(event) => void handleSubmit(onValid)(event)} className="space-y-4" aria-label={t('adjust.newTitle')}>
           <ProductPicker
             value={productId}
-            error={errors.product}
+            error={errors.productId?.message}
             onChange={(id) => {
-              setProductId(id);
-              setBatchId('');
+              setValue('productId', id, { shouldValidate: formState.isSubmitted });
+              setValue('batchId', '');
             }}
           />
           <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-            <Field label={t('adjust.branch')} required error={errors.branch}>
-              <Select
-                value={branchId}
-                options={branchOptions}
-                onChange={(e) => {
-                  setBranchId(e.target.value);
-                  setBatchId('');
-                }}
-              />
+            <Field label={t('adjust.branch')} required error={errors.branchId?.message}>
+              <Select options={branchOptions} {...register('branchId', { onChange: () => setValue('batchId', '') })} />
             </Field>
             <Field label={t('adjust.type')} required>
-              <Select value={reasonType} options={ADJUSTMENT_REASON_TYPES.map((r) => ({ value: r, label: t(`reasonTypes.${r}`) }))} onChange={(e) => setReasonType(e.target.value as AdjustmentReasonType)} />
+              <Select options={ADJUSTMENT_REASON_TYPES.map((r) => ({ value: r, label: t(`reasonTypes.${r}`) }))} {...register('reasonType')} />
             </Field>
             <Field label={t('adjust.batch')} hint={productId && detail.isPending ? t('adjust.loadingBatches') : undefined}>
               <Select
-                value={batchId}
                 placeholder={t('adjust.autoBatch')}
                 options={batches.map((b) => ({
                   value: b.id,
@@ -170,17 +171,16 @@ export default function StockAdjustmentsPage() {
                     .filter(Boolean)
                     .join(' · '),
                 }))}
-                onChange={(e) => setBatchId(e.target.value)}
+                {...register('batchId')}
               />
             </Field>
             <Field label={t('adjust.entry')}>
               <Select
-                value={entry}
                 options={[
                   { value: 'delta', label: t('adjust.entryDelta') },
                   { value: 'counted', label: t('adjust.entryCounted') },
                 ]}
-                onChange={(e) => setEntry(e.target.value as Entry)}
+                {...register('entry')}
               />
             </Field>
           </div>
@@ -196,10 +196,10 @@ export default function StockAdjustmentsPage() {
             <Field
               label={entry === 'delta' ? t('adjust.delta') : t('adjust.counted')}
               required
-              error={errors.amount}
+              error={errors.amount?.message}
               hint={entry === 'delta' ? t('adjust.deltaHint') : t('adjust.countedHint', { count: onHand })}
             >
-              <Input inputMode="numeric" value={amount} onChange={(e) => setAmount(e.target.value)} />
+              <Input inputMode="numeric" {...register('amount')} />
             </Field>
             <div className="rounded-md bg-slate-50 p-3 text-sm" role="status" aria-live="polite">
               <p>
@@ -214,22 +214,22 @@ export default function StockAdjustmentsPage() {
             </div>
             {!batchId && delta !== null && delta > 0 ? (
               <>
-                <Field label={t('adjust.newBatchNumber')} error={errors.newBatch} hint={t('adjust.newBatchHint')}>
-                  <Input value={newBatchNumber} maxLength={64} onChange={(e) => setNewBatchNumber(e.target.value)} />
+                <Field label={t('adjust.newBatchNumber')} error={errors.newBatchNumber?.message} hint={t('adjust.newBatchHint')}>
+                  <Input maxLength={64} {...register('newBatchNumber')} />
                 </Field>
                 <Field label={t('adjust.newBatchExpiry')}>
-                  <Input type="date" value={newBatchExpiry} onChange={(e) => setNewBatchExpiry(e.target.value)} />
+                  <Input type="date" {...register('newBatchExpiry')} />
                 </Field>
               </>
             ) : null}
           </div>
 
           <div className="grid gap-4 md:grid-cols-2">
-            <Field label={t('adjust.reason')} required error={errors.reason}>
-              <Textarea rows={2} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+            <Field label={t('adjust.reason')} required error={errors.reason?.message}>
+              <Textarea rows={2} maxLength={500} {...register('reason')} />
             </Field>
-            <Field label={t('adjust.note')}>
-              <Textarea rows={2} maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} />
+            <Field label={t('adjust.note')} error={errors.note?.message}>
+              <Textarea rows={2} maxLength={500} {...register('note')} />
             </Field>
           </div>
 
