@@ -3,11 +3,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { createServer, defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
 const backend = process.env.VITE_API_TARGET ?? 'http://localhost:3000';
+const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)) };
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -40,11 +41,58 @@ function precompress(): Plugin {
   };
 }
 
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * The landing page (/ and /landing) is HTML written at build time (docs/decisions/0057): landing.html, the build's
+ * second page, gets the markup of the app's own LandingPage rendered to a string (src/features/public/landing/
+ * prerender.tsx, loaded through a short-lived Vite server in SSR mode, so it is compiled exactly as the app is) and
+ * its title, before precompress() compresses it. Its one script (landing/entry.ts) is a few KiB: the visitor sees
+ * the page without downloading React, the router or the API client.
+ */
+function prerenderLanding(): Plugin {
+  let root = process.cwd();
+  return {
+    name: 'pharmapoint-prerender-landing',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      root = config.root;
+    },
+    generateBundle: {
+      order: 'post',
+      async handler(_options, bundle) {
+        const page = bundle['landing.html'];
+        if (!page || page.type !== 'asset') this.error('landing.html is missing from the build (build.rolldownOptions.input)');
+        const server = await createServer({
+          configFile: false,
+          root,
+          logLevel: 'error',
+          appType: 'custom',
+          resolve: { alias },
+          plugins: [react()],
+          server: { middlewareMode: true, hmr: false, ws: false, watch: null },
+          optimizeDeps: { noDiscovery: true, include: [] },
+        });
+        try {
+          const { renderLanding } = (await server.ssrLoadModule('/src/features/public/landing/prerender.tsx')) as {
+            renderLanding: () => { html: string; title: string };
+          };
+          const { html, title } = renderLanding();
+          const source = String(page.source);
+          if (!source.includes('<!--landing-html-->') || !source.includes('<!--landing-title-->')) this.error('landing.html lost its placeholders');
+          page.source = source.replace('<!--landing-title-->', () => escapeHtml(title)).replace('<!--landing-html-->', () => html);
+        } finally {
+          await server.close();
+        }
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
-  resolve: {
-    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
-  },
+  plugins: [react(), tailwindcss(), prerenderLanding(), precompress()],
+  resolve: { alias },
   server: {
     port: 5173,
     // The manual page imports docs/user-manual.md from the repository root.
@@ -66,6 +114,12 @@ export default defineConfig({
     // bench/bundle-size.ts reads it to report what the till downloads first.
     manifest: true,
     rolldownOptions: {
+      // Two pages: the single-page app (index.html, every path but the landing page) and the prerendered landing
+      // page (landing.html, served for / and /landing by apps/server/src/platform/errors.ts).
+      input: {
+        index: fileURLToPath(new URL('./index.html', import.meta.url)),
+        landing: fileURLToPath(new URL('./landing.html', import.meta.url)),
+      },
       output: {
         // Long-lived vendor chunks cache across deploys; heavy libraries (charts, tables) stay in the lazy
         // screen chunks that import them, so the first load carries only the shell.

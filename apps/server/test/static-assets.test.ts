@@ -16,6 +16,8 @@ import { createTestApp, type TestApp } from './app.ts';
 
 const SCRIPT = `export const greeting = ${JSON.stringify('karibu '.repeat(2000))};\n`;
 const HASHED = 'assets/index-Ab12Cd34.js';
+/** The prerendered landing page (docs/decisions/0057), told apart from the app's index.html by its text. */
+const LANDING = '<!doctype html><html><head><title>Landing</title></head><body><div id="root"><h1>Run your pharmacy</h1></div></body></html>';
 
 let dist: string;
 let t: TestApp;
@@ -25,6 +27,7 @@ beforeAll(async () => {
   mkdirSync(path.join(dist, 'assets'));
   const html = `<!doctype html><html><head><script type="module" src="/${HASHED}"></script></head><body><div id="root"></div></body></html>`;
   writeFileSync(path.join(dist, 'index.html'), html);
+  writeFileSync(path.join(dist, 'landing.html'), LANDING);
   writeFileSync(path.join(dist, HASHED), SCRIPT);
   writeFileSync(path.join(dist, `${HASHED}.br`), brotliCompressSync(SCRIPT));
   writeFileSync(path.join(dist, `${HASHED}.gz`), gzipSync(SCRIPT));
@@ -61,7 +64,7 @@ describe('the built web app and compression', () => {
   });
 
   it('never lets a browser keep index.html without asking (the entry names the current hashed files)', async () => {
-    for (const url of ['/', '/app/products', '/login', '/index.html']) {
+    for (const url of ['/', '/app/products', '/login', '/index.html', '/landing.html']) {
       const response = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br, gzip' } });
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['cache-control'], url).toBe(NO_CACHE);
@@ -69,6 +72,21 @@ describe('the built web app and compression', () => {
     }
     const favicon = await t.app.inject({ method: 'GET', url: '/favicon.svg' });
     expect(favicon.headers['cache-control']).toBe(NO_CACHE);
+  });
+
+  it('answers / and /landing with the prerendered landing page, every other page with the app (index.html)', async () => {
+    for (const url of ['/', '/landing', '/?utm_source=sms', '/landing?ref=flyer']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type'], url).toMatch(/text\/html/);
+      expect(response.headers['cache-control'], url).toBe(NO_CACHE);
+      expect(response.body, url).toBe(LANDING);
+    }
+    for (const url of ['/login', '/purchase', '/demo', '/landing/more', '/app/dashboard']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toContain('<div id="root"></div>');
+    }
   });
 
   it('answers 404 for a hashed file that is not there (an old chunk after a deploy), not the app page', async () => {
@@ -107,5 +125,23 @@ describe('the built web app and compression', () => {
     const small = await raw('/health', 'gzip, br');
     expect(small.body.length).toBeLessThan(COMPRESS_THRESHOLD);
     expect(small.headers['content-encoding']).toBeUndefined();
+  });
+});
+
+describe('a build without the prerendered landing page', () => {
+  it('answers / with the app (index.html), which draws the landing page itself', async () => {
+    const older = mkdtempSync(path.join(os.tmpdir(), 'pp-dist-'));
+    writeFileSync(path.join(older, 'index.html'), '<!doctype html><html><body><div id="root"></div></body></html>');
+    const app = await createTestApp('pglite', { webDist: older });
+    try {
+      for (const url of ['/', '/landing']) {
+        const response = await app.app.inject({ method: 'GET', url });
+        expect(response.statusCode, url).toBe(200);
+        expect(response.body, url).toContain('<div id="root"></div>');
+      }
+    } finally {
+      await app.close();
+      rmSync(older, { recursive: true, force: true });
+    }
   });
 });

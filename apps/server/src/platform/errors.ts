@@ -142,16 +142,22 @@ export function registerErrorHandler(app: FastifyInstance): void {
   });
 }
 
+/** The landing page's paths: the build's prerendered landing.html answers them (docs/decisions/0057). */
+const LANDING_PATHS = new Set(['/', '/landing']);
+
 /**
  * Unknown paths: with the web app built, every GET outside /api answers the single-page app (client-side
- * routing); everything else is a 404 in the error format.
+ * routing), except / and /landing, which answer the prerendered landing page when the build has one; everything
+ * else is a 404 in the error format.
  */
 export function registerNotFound(app: FastifyInstance, serveSpa: boolean): void {
   app.setNotFoundHandler((request, reply) => {
     // A missing hashed asset (an old chunk after a deploy) is a 404, never the app's HTML with 200: the browser
     // would try to run index.html as JavaScript, and the lazy-route loader could not tell it failed.
     if (serveSpa && request.method === 'GET' && !request.url.startsWith('/api') && !request.url.startsWith('/assets/')) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      // @fastify/static (wildcard: false) has a route for every file of the build, landing.html among them when built.
+      const landing = LANDING_PATHS.has(request.url.split('?')[0]!) && request.server.hasRoute({ method: 'GET', url: '/landing.html' });
+      return reply.header('cache-control', 'no-cache').sendFile(landing ? 'landing.html' : 'index.html');
     }
     return reply.status(404).send(errorBody('NOT_FOUND', ERRORS.NOT_FOUND.message));
   });

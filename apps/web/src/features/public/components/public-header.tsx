@@ -3,7 +3,6 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Cross, Menu, X } from 'lucide-react';
 import { buttonClasses } from '@/components/ui/button';
-import { cn } from '@/lib/cn';
 import { useMe } from '@/features/auth/api/get-me';
 
 const LINKS = [
@@ -14,7 +13,13 @@ const LINKS = [
   { key: 'demo', to: '/demo' },
 ] as const;
 
-/** The shared public header: sticky, changes look after 30 px of scrolling, with a mobile menu. */
+/**
+ * The shared public header: sticky, changes look after 30 px of scrolling, with a mobile menu. Its state lives in the
+ * markup (data-scrolled on the header, aria-expanded on the menu button, the hidden attribute on the menu, both icons
+ * drawn and one shown by CSS) so that the landing page, prerendered to HTML at build time, runs the same header with
+ * a small script instead of React (features/public/landing/entry.ts; docs/decisions/0057). The data-* labels are
+ * what that script switches to.
+ */
 export function PublicHeader() {
   const { t } = useTranslation('public');
   const [scrolled, setScrolled] = useState(false);
@@ -29,7 +34,11 @@ export function PublicHeader() {
     return () => window.removeEventListener('scroll', onScroll);
   }, []);
   return (
-    <header className={cn('sticky top-0 z-40 transition-colors', scrolled ? 'bg-white/95 shadow-sm backdrop-blur' : 'bg-transparent')}>
+    <header
+      data-public-header=""
+      data-scrolled={String(scrolled)}
+      className="sticky top-0 z-40 bg-transparent transition-colors data-[scrolled=true]:bg-white/95 data-[scrolled=true]:shadow-sm data-[scrolled=true]:backdrop-blur"
+    >
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3">
         <Link to="/" className="flex items-center gap-2 text-lg font-bold text-slate-900">
           <span className="flex size-8 items-center justify-center rounded-lg bg-primary text-white">
@@ -48,7 +57,7 @@ export function PublicHeader() {
           <Link to="/demo-register" className={buttonClasses('ghost', 'sm')}>
             {t('header.viewDemo')}
           </Link>
-          <Link to={account.to} className={buttonClasses('outline', 'sm')}>
+          <Link to={account.to} className={buttonClasses('outline', 'sm')} data-account-link="" data-signed-in-label={t('header.dashboard')}>
             {account.label}
           </Link>
           <Link to="/purchase" className={buttonClasses('primary', 'sm')}>
@@ -57,37 +66,38 @@ export function PublicHeader() {
         </div>
         <button
           type="button"
-          className="rounded p-2 md:hidden"
+          className="group rounded p-2 md:hidden"
           aria-expanded={menuOpen}
           aria-controls="public-menu"
           aria-label={menuOpen ? t('header.closeMenu') : t('header.openMenu')}
+          data-open-label={t('header.openMenu')}
+          data-close-label={t('header.closeMenu')}
           onClick={() => setMenuOpen(!menuOpen)}
         >
-          {menuOpen ? <X className="size-6" aria-hidden="true" /> : <Menu className="size-6" aria-hidden="true" />}
+          <Menu className="size-6 group-aria-expanded:hidden" aria-hidden="true" />
+          <X className="hidden size-6 group-aria-expanded:block" aria-hidden="true" />
         </button>
       </div>
-      {menuOpen ? (
-        <div id="public-menu" className="border-t border-slate-200 bg-white px-4 pb-4 md:hidden">
-          <nav aria-label={t('header.label')} className="flex flex-col py-2">
-            {LINKS.map((link) => (
-              <a key={link.key} href={link.to} className="py-2 text-slate-700" onClick={() => setMenuOpen(false)}>
-                {t(`header.links.${link.key}`)}
-              </a>
-            ))}
-          </nav>
-          <div className="flex flex-col gap-2">
-            <Link to="/demo-register" className={buttonClasses('outline')}>
-              {t('header.viewDemo')}
-            </Link>
-            <Link to={account.to} className={buttonClasses('outline')}>
-              {account.label}
-            </Link>
-            <Link to="/purchase" className={buttonClasses('primary')}>
-              {t('header.getStarted')}
-            </Link>
-          </div>
+      <div id="public-menu" hidden={!menuOpen} className="border-t border-slate-200 bg-white px-4 pb-4 md:hidden">
+        <nav aria-label={t('header.label')} className="flex flex-col py-2">
+          {LINKS.map((link) => (
+            <a key={link.key} href={link.to} className="py-2 text-slate-700" onClick={() => setMenuOpen(false)}>
+              {t(`header.links.${link.key}`)}
+            </a>
+          ))}
+        </nav>
+        <div className="flex flex-col gap-2">
+          <Link to="/demo-register" className={buttonClasses('outline')}>
+            {t('header.viewDemo')}
+          </Link>
+          <Link to={account.to} className={buttonClasses('outline')} data-account-link="" data-signed-in-label={t('header.dashboard')}>
+            {account.label}
+          </Link>
+          <Link to="/purchase" className={buttonClasses('primary')}>
+            {t('header.getStarted')}
+          </Link>
         </div>
-      ) : null}
+      </div>
     </header>
   );
 }
