@@ -300,8 +300,10 @@ export const supplierBalanceRowSchema = z.object({
   balanceStatus: z.enum(BALANCE_STATUSES),
   daysOutstanding: z.number().int(),
   ageBucket: z.string(),
-  /** The oldest open invoices (at most 100: the rest are counted in outstandingInvoiceCount and the breakdown). */
-  outstandingInvoices: z.array(supplierInvoiceSchema),
+  /**
+   * How many invoices are still open (after payments, returns and the supplier's credit). The invoices themselves
+   * are not in the report: GET /api/reports/suppliers/:supplierId/invoices answers them when a row is opened.
+   */
   outstandingInvoiceCount: z.number().int(),
   agingBreakdown: agingBreakdownSchema,
 });
@@ -324,28 +326,64 @@ export const supplierReportResponseSchema = z.object({
 });
 export type SupplierReport = z.infer<typeof supplierReportResponseSchema>;
 
-/** A report row lists at most this many of a supplier's open invoices (the oldest); all count in its totals. */
-export const OUTSTANDING_INVOICES_SHOWN = 100;
+export const supplierOpenInvoicesParamsSchema = z.strictObject({ supplierId: z.uuid() });
+
+/** GET /api/reports/suppliers/:supplierId/invoices: a report row's open invoices, oldest first (the row opened). */
+export const supplierOpenInvoicesResponseSchema = z.object({
+  supplierId: z.string(),
+  supplierName: z.string(),
+  today: z.string(),
+  invoices: z.array(supplierInvoiceSchema),
+});
+export type SupplierOpenInvoices = z.infer<typeof supplierOpenInvoicesResponseSchema>;
 
 /** Payment-due alert (dashboard): open invoices due within 7 days or overdue. */
 export const PAYMENT_DUE_WINDOW_DAYS = 7;
 
+/** What a supplier's open invoices add up to: how many, the oldest's age, the most overdue, and what is owed per bucket. */
+export interface SupplierAging {
+  openInvoiceCount: number;
+  maxDaysOld: number;
+  maxDaysOverdue: number;
+  breakdown: z.infer<typeof agingBreakdownSchema>;
+}
+
+export const NO_AGING: SupplierAging = { openInvoiceCount: 0, maxDaysOld: 0, maxDaysOverdue: 0, breakdown: { current: 0, days1to30: 0, days31to60: 0, over60: 0 } };
+
+const BREAKDOWN_KEYS = ['current', 'days1to30', 'days31to60', 'over60'] as const;
+
 /**
- * A supplier's row from its invoices (each with outstanding already net of payments, returns and credit) and totals:
- * status, days outstanding (the oldest open invoice's age), bucket and the breakdown of what is owed by bucket.
+ * The aging of open invoices (each with outstanding already net of payments, returns and credit): the rule the
+ * report's SQL aggregate follows (supplier-payments.repository agingBySupplier); tests compare the two.
+ */
+export function agingOfInvoices(open: readonly Pick<SupplierInvoice, 'outstandingCents' | 'daysOld' | 'daysOverdue'>[], periods: readonly number[]): SupplierAging {
+  const breakdown = { ...NO_AGING.breakdown };
+  let openInvoiceCount = 0;
+  let maxDaysOld = 0;
+  let maxDaysOverdue = 0;
+  for (const invoice of open) {
+    if (invoice.outstandingCents <= 0) continue;
+    openInvoiceCount += 1;
+    maxDaysOld = Math.max(maxDaysOld, invoice.daysOld);
+    maxDaysOverdue = Math.max(maxDaysOverdue, invoice.daysOverdue);
+    breakdown[BREAKDOWN_KEYS[agingBucketIndex(invoice.daysOverdue, periods)]] += invoice.outstandingCents;
+  }
+  return { openInvoiceCount, maxDaysOld, maxDaysOverdue, breakdown };
+}
+
+/**
+ * A supplier's row from its totals and the aging of its open invoices: status, days outstanding (the oldest open
+ * invoice's age), bucket (that of the most overdue) and the breakdown of what is owed by bucket. A supplier owed
+ * nothing (balance 0 or below) has no open invoices in the report.
  */
 export function supplierBalanceRow(
   supplier: { id: string; name: string; phone: string | null; isActive: boolean; creditDays: number },
   totals: { purchases: number; returns: number; paid: number; purchaseCount: number; paymentCount: number; lastPurchaseDate: string | null; lastPaymentDate: string | null },
-  open: readonly SupplierInvoice[],
+  aging: SupplierAging,
   periods: readonly number[],
 ): SupplierBalanceRow {
   const balance = totals.purchases - totals.returns - totals.paid;
-  const outstanding = balance > 0 ? open.filter((i) => i.outstandingCents > 0) : [];
-  const breakdown = { current: 0, days1to30: 0, days31to60: 0, over60: 0 };
-  const keys = ['current', 'days1to30', 'days31to60', 'over60'] as const;
-  for (const invoice of outstanding) breakdown[keys[agingBucketIndex(invoice.daysOverdue, periods)]] += invoice.outstandingCents;
-  const maxOverdue = outstanding.reduce((max, i) => Math.max(max, i.daysOverdue), 0);
+  const open = balance > 0 ? aging : NO_AGING;
   return {
     supplierId: supplier.id,
     supplierName: supplier.name,
@@ -361,11 +399,10 @@ export function supplierBalanceRow(
     lastPurchaseDate: totals.lastPurchaseDate,
     lastPaymentDate: totals.lastPaymentDate,
     balanceStatus: balanceStatus(balance),
-    daysOutstanding: outstanding.reduce((max, i) => Math.max(max, i.daysOld), 0),
-    ageBucket: ageBucket(balance, maxOverdue, periods),
-    outstandingInvoices: outstanding.slice(0, OUTSTANDING_INVOICES_SHOWN),
-    outstandingInvoiceCount: outstanding.length,
-    agingBreakdown: breakdown,
+    daysOutstanding: open.maxDaysOld,
+    ageBucket: ageBucket(balance, open.maxDaysOverdue, periods),
+    outstandingInvoiceCount: open.openInvoiceCount,
+    agingBreakdown: { ...open.breakdown },
   };
 }
 

@@ -1,4 +1,4 @@
-import type { AllocationDetails, OpenInvoice, SupplierPayment, SupplierPaymentMethod, SupplierReportSettings } from '@pharmapoint/domain/supplier-payments';
+import type { AllocationDetails, OpenInvoice, SupplierAging, SupplierInvoice, SupplierPayment, SupplierPaymentMethod, SupplierReportSettings } from '@pharmapoint/domain/supplier-payments';
 import type { Queryable } from '../../db/database.ts';
 import { likeEscape } from '../../db/sql.ts';
 
@@ -59,30 +59,103 @@ export async function supplierInvoices(q: Queryable, pharmacyId: string, supplie
   return rows.map((r) => ({ id: r.id, number: r.purchase_number, date: r.date, status: r.status, totalCents: Number(r.total_cents), returnedCents: Number(r.returned), paidCents: Number(r.paid) }));
 }
 
-/** Every open invoice of the pharmacy (what is owed on it after returns and payments is above 0), for the report. */
-export async function openInvoicesOfAll(q: Queryable, pharmacyId: string, supplierIds: string[] | null = null): Promise<(InvoiceRow & { supplierId: string })[]> {
-  const rows = await q.query<{ id: string; supplier_id: string; purchase_number: string; date: string; status: string; total_cents: string; returned: string; paid: string }>(
-    `WITH r AS (SELECT purchase_id, sum(total_cents)::bigint AS s FROM purchase_returns WHERE pharmacy_id = $1 GROUP BY 1),
-          a AS (SELECT a.purchase_id, sum(a.amount_cents)::bigint AS s FROM supplier_payment_allocations a
-                  JOIN supplier_payments sp ON sp.pharmacy_id = a.pharmacy_id AND sp.id = a.payment_id AND sp.deleted_at IS NULL
-                 WHERE a.pharmacy_id = $1 AND a.removed_at IS NULL GROUP BY 1)
-     SELECT p.id, p.supplier_id, p.purchase_number, to_char(p.purchase_date, 'YYYY-MM-DD') AS date, p.status, p.total_cents,
-            coalesce(r.s, 0) AS returned, coalesce(a.s, 0) AS paid
-       FROM purchases p LEFT JOIN r ON r.purchase_id = p.id LEFT JOIN a ON a.purchase_id = p.id
-      WHERE p.pharmacy_id = $1 AND ${LIVE_PURCHASE} AND p.total_cents - coalesce(r.s, 0) - coalesce(a.s, 0) > 0
-        AND ($2::uuid[] IS NULL OR p.supplier_id = ANY($2::uuid[]))
-      ORDER BY p.supplier_id, p.purchase_date, p.purchase_number, p.id`,
-    [pharmacyId, supplierIds],
+/** Suppliers with the credit days their invoices are due after (the report's rows; one entry per supplier). */
+export interface SupplierTerms {
+  supplierIds: string[];
+  creditDays: number[];
+}
+
+/**
+ * The open invoices of the given suppliers on `today`, set-based: what each still owes after returns and live
+ * payments' allocations, then the supplier's unallocated credit (what its payments did not give to live invoices)
+ * shown as already given, oldest invoice first (a running sum per supplier), as `allocateCredit` in the domain does;
+ * only invoices still owing after that, with due date = invoice date + the supplier's credit days, days old and days
+ * overdue (never below 0). Parameters: $1 pharmacy, $2 today, $3 supplier ids, $4 their credit days.
+ */
+const AGED_INVOICES = `
+  WITH cd AS (SELECT * FROM unnest($3::uuid[], $4::int[]) AS t(supplier_id, days)),
+       r AS (SELECT purchase_id, sum(total_cents)::bigint AS s FROM purchase_returns WHERE pharmacy_id = $1 GROUP BY 1),
+       a AS (SELECT a.purchase_id, sum(a.amount_cents)::bigint AS s FROM supplier_payment_allocations a
+               JOIN supplier_payments sp ON sp.pharmacy_id = a.pharmacy_id AND sp.id = a.payment_id AND sp.deleted_at IS NULL
+              WHERE a.pharmacy_id = $1 AND a.removed_at IS NULL GROUP BY 1),
+       inv AS (SELECT p.id, p.supplier_id, p.purchase_number, p.purchase_date, p.status, p.total_cents, cd.days,
+                      coalesce(r.s, 0) AS returned, coalesce(a.s, 0) AS paid, p.total_cents - coalesce(r.s, 0) - coalesce(a.s, 0) AS owed
+                 FROM purchases p JOIN cd ON cd.supplier_id = p.supplier_id
+                 LEFT JOIN r ON r.purchase_id = p.id LEFT JOIN a ON a.purchase_id = p.id
+                WHERE p.pharmacy_id = $1 AND ${LIVE_PURCHASE} AND p.total_cents - coalesce(r.s, 0) - coalesce(a.s, 0) > 0),
+       cr AS (SELECT x.supplier_id, sum(x.credit) AS credit
+                FROM (SELECT sp.supplier_id, sp.amount_cents - coalesce(sum(a.amount_cents) FILTER (WHERE p.id IS NOT NULL), 0) AS credit
+                        FROM supplier_payments sp JOIN cd ON cd.supplier_id = sp.supplier_id
+                        LEFT JOIN supplier_payment_allocations a ON a.pharmacy_id = sp.pharmacy_id AND a.payment_id = sp.id AND a.removed_at IS NULL
+                        LEFT JOIN purchases p ON p.pharmacy_id = a.pharmacy_id AND p.id = a.purchase_id AND ${LIVE_PURCHASE}
+                       WHERE sp.pharmacy_id = $1 AND sp.deleted_at IS NULL
+                       GROUP BY sp.id, sp.supplier_id, sp.amount_cents) x
+               WHERE x.credit > 0 GROUP BY 1),
+       given AS (SELECT inv.*, least(inv.owed, greatest(0, coalesce(cr.credit, 0) - (sum(inv.owed) OVER w - inv.owed))) AS from_credit
+                   FROM inv LEFT JOIN cr ON cr.supplier_id = inv.supplier_id
+                 WINDOW w AS (PARTITION BY inv.supplier_id ORDER BY inv.purchase_date, inv.purchase_number, inv.id ROWS UNBOUNDED PRECEDING)),
+       aged AS (SELECT given.*, owed - from_credit AS outstanding, purchase_date + days AS due_date,
+                       greatest(0, $2::date - purchase_date) AS days_old, greatest(0, $2::date - (purchase_date + days)) AS days_overdue
+                  FROM given WHERE owed - from_credit > 0)`;
+
+/** What the open invoices of each supplier add up to (count, oldest age, most overdue, owed per aging bucket). */
+export async function agingBySupplier(q: Queryable, pharmacyId: string, today: string, terms: SupplierTerms, periods: readonly number[]): Promise<Map<string, SupplierAging>> {
+  const rows = await q.query<{ supplier_id: string; n: number; max_old: number; max_overdue: number; b0: string; b1: string; b2: string; b3: string }>(
+    `${AGED_INVOICES}
+     SELECT supplier_id, count(*)::int AS n, max(days_old)::int AS max_old, max(days_overdue)::int AS max_overdue,
+            coalesce(sum(outstanding) FILTER (WHERE days_overdue <= 0), 0)::bigint AS b0,
+            coalesce(sum(outstanding) FILTER (WHERE days_overdue > 0 AND days_overdue <= $5), 0)::bigint AS b1,
+            coalesce(sum(outstanding) FILTER (WHERE days_overdue > $5 AND days_overdue <= $6), 0)::bigint AS b2,
+            coalesce(sum(outstanding) FILTER (WHERE days_overdue > $6), 0)::bigint AS b3
+       FROM aged GROUP BY supplier_id`,
+    [pharmacyId, today, terms.supplierIds, terms.creditDays, periods[0] ?? 30, periods[1] ?? 60],
+  );
+  return new Map(
+    rows.map((r) => [
+      r.supplier_id,
+      { openInvoiceCount: r.n, maxDaysOld: r.max_old, maxDaysOverdue: r.max_overdue, breakdown: { current: Number(r.b0), days1to30: Number(r.b1), days31to60: Number(r.b2), over60: Number(r.b3) } },
+    ]),
+  );
+}
+
+/** The open invoices themselves (oldest first per supplier), those due on or before `dueBy` when it is given. */
+export async function agedOpenInvoices(q: Queryable, pharmacyId: string, today: string, terms: SupplierTerms, dueBy: string | null = null): Promise<(SupplierInvoice & { supplierId: string })[]> {
+  const rows = await q.query<{
+    id: string;
+    supplier_id: string;
+    purchase_number: string;
+    date: string;
+    status: string;
+    total_cents: string;
+    returned: string;
+    paid: string;
+    outstanding: string;
+    days: number;
+    due: string;
+    days_old: number;
+    days_overdue: number;
+  }>(
+    `${AGED_INVOICES}
+     SELECT id, supplier_id, purchase_number, to_char(purchase_date, 'YYYY-MM-DD') AS date, status, total_cents, returned, (paid + from_credit)::bigint AS paid,
+            outstanding::bigint AS outstanding, days, to_char(due_date, 'YYYY-MM-DD') AS due, days_old::int AS days_old, days_overdue::int AS days_overdue
+       FROM aged WHERE ($5::date IS NULL OR due_date <= $5::date)
+      ORDER BY supplier_id, purchase_date, purchase_number, id`,
+    [pharmacyId, today, terms.supplierIds, terms.creditDays, dueBy],
   );
   return rows.map((r) => ({
     id: r.id,
     supplierId: r.supplier_id,
-    number: r.purchase_number,
+    purchaseNumber: r.purchase_number,
     date: r.date,
     status: r.status,
     totalCents: Number(r.total_cents),
     returnedCents: Number(r.returned),
     paidCents: Number(r.paid),
+    outstandingCents: Number(r.outstanding),
+    creditDays: r.days,
+    dueDate: r.due,
+    daysOld: r.days_old,
+    daysOverdue: r.days_overdue,
   }));
 }
 
@@ -95,7 +168,6 @@ export async function paymentCredits(
   pharmacyId: string,
   supplierId: string | null,
   except: string | null = null,
-  supplierIds: string[] | null = null,
 ): Promise<{ paymentId: string; supplierId: string; creditCents: number }[]> {
   const rows = await q.query<{ id: string; supplier_id: string; credit: string }>(
     `SELECT sp.id, sp.supplier_id, (sp.amount_cents - coalesce(sum(a.amount_cents) FILTER (WHERE p.id IS NOT NULL), 0))::bigint AS credit
@@ -103,11 +175,10 @@ export async function paymentCredits(
        LEFT JOIN supplier_payment_allocations a ON a.pharmacy_id = sp.pharmacy_id AND a.payment_id = sp.id AND a.removed_at IS NULL
        LEFT JOIN purchases p ON p.pharmacy_id = a.pharmacy_id AND p.id = a.purchase_id AND ${LIVE_PURCHASE}
       WHERE sp.pharmacy_id = $1 AND sp.deleted_at IS NULL AND ($2::uuid IS NULL OR sp.supplier_id = $2::uuid) AND ($3::uuid IS NULL OR sp.id <> $3::uuid)
-        AND ($4::uuid[] IS NULL OR sp.supplier_id = ANY($4::uuid[]))
       GROUP BY sp.id, sp.supplier_id, sp.amount_cents, sp.payment_date, sp.created_at
      HAVING sp.amount_cents - coalesce(sum(a.amount_cents) FILTER (WHERE p.id IS NOT NULL), 0) > 0
       ORDER BY sp.payment_date, sp.created_at, sp.id`,
-    [pharmacyId, supplierId, except, supplierIds],
+    [pharmacyId, supplierId, except],
   );
   return rows.map((r) => ({ paymentId: r.id, supplierId: r.supplier_id, creditCents: Number(r.credit) }));
 }

@@ -7,6 +7,8 @@ import {
   supplierPaymentListQuerySchema,
   supplierPaymentListResponseSchema,
   supplierPaymentSavedSchema,
+  supplierOpenInvoicesParamsSchema,
+  supplierOpenInvoicesResponseSchema,
   supplierPaymentSchema,
   supplierReportQuerySchema,
   supplierReportResponseSchema,
@@ -22,6 +24,7 @@ import {
   listPayments,
   putSupplierReportSettings,
   recordPayment,
+  supplierOpenInvoices,
   supplierReport,
   updatePayment,
 } from './supplier-payments.service.ts';
@@ -73,6 +76,19 @@ export const registerSupplierPayments: ModuleRegistrar = (app) => {
       schema: { tags, summary: 'Supplier balances: status, days outstanding, aging and outstanding invoices per supplier', querystring: supplierReportQuerySchema, response: { 200: supplierReportResponseSchema } },
     },
     async (request, reply) => app.inTenant(request, reply, (q, ctx) => supplierReport(q, ctx, request.query)),
+  );
+  r.get(
+    '/api/reports/suppliers/:supplierId/invoices',
+    {
+      config: { access: REPORT },
+      schema: {
+        tags,
+        summary: "A report row's open invoices, oldest first, with due dates and days overdue (loaded when the row is opened)",
+        params: supplierOpenInvoicesParamsSchema,
+        response: { 200: supplierOpenInvoicesResponseSchema },
+      },
+    },
+    async (request, reply) => app.inTenant(request, reply, (q, ctx) => supplierOpenInvoices(q, ctx, request.params.supplierId)),
   );
   r.get(
     '/api/reports/suppliers/payment-due',

@@ -7,8 +7,10 @@ import {
   isPaymentDue,
   type PaymentDueResponse,
   REFERENCE_REQUIRED_METHODS,
+  NO_AGING,
   agingBucketLabels,
   allocateCredit,
+  dueDate,
   allocatePayment,
   invoiceAge,
   outstandingCents,
@@ -19,6 +21,7 @@ import {
   type CreateSupplierPayment,
   type OpenInvoice,
   type SupplierInvoice,
+  type SupplierOpenInvoices,
   type SupplierPayment,
   type SupplierPaymentSaved,
   type SupplierReport,
@@ -38,8 +41,9 @@ import {
   findSupplier,
   insertAllocations,
   insertPayment,
+  agedOpenInvoices,
+  agingBySupplier,
   listPayments as findPayments,
-  openInvoicesOfAll,
   paymentCredits,
   removeAllocations,
   saveReportSettings,
@@ -49,6 +53,8 @@ import {
   updatePaymentRow,
   type InvoiceRow,
   type SupplierRef,
+  type SupplierTerms,
+  type SupplierTotalsRow,
 } from './supplier-payments.repository.ts';
 
 /**
@@ -237,28 +243,24 @@ export async function supplierStatement(q: Queryable, ctx: RequestContext, conta
   return { balance: { totalCents: t.purchases, paidCents: t.paid, returnsCents: t.returns, balanceCents: t.purchases - t.returns - t.paid }, purchases, payments: payments.items };
 }
 
-/** GET /api/reports/suppliers: one row per supplier with status, aging and outstanding invoices; filters and the user's settings. */
+/** The suppliers' ids with their credit days (their terms, else the user's default credit days, else 30). */
+function termsOf(suppliers: readonly SupplierTotalsRow[], settings: SupplierReportSettings): SupplierTerms {
+  return { supplierIds: suppliers.map((s) => s.id), creditDays: suppliers.map((s) => contactCreditDays(s, settings.defaultCreditDays)) };
+}
+
+/**
+ * GET /api/reports/suppliers: one row per supplier with status, aging and how many invoices are open; filters and the
+ * user's settings. Set-based: the suppliers' totals and the aging of their open invoices are two aggregate queries
+ * (decision 0042); a row's invoices are answered by supplierOpenInvoices when it is opened.
+ */
 export async function supplierReport(q: Queryable, ctx: RequestContext, query: SupplierReportQuery): Promise<SupplierReport> {
   const day = await today(q, ctx);
   const settings = await userSettings(q, ctx);
   const suppliers = await supplierTotals(q, ctx.pharmacyId, query.search?.trim() || null);
-  const ids = query.search?.trim() ? suppliers.map((s) => s.id) : null;
-  const open = await openInvoicesOfAll(q, ctx.pharmacyId, ids);
-  const credits = await paymentCredits(q, ctx.pharmacyId, null, null, ids);
-  const invoicesBySupplier = new Map<string, InvoiceRow[]>();
-  for (const invoice of open) {
-    const list = invoicesBySupplier.get(invoice.supplierId);
-    if (list) list.push(invoice);
-    else invoicesBySupplier.set(invoice.supplierId, [invoice]);
-  }
-  const creditBySupplier = new Map<string, number>();
-  for (const c of credits) creditBySupplier.set(c.supplierId, (creditBySupplier.get(c.supplierId) ?? 0) + c.creditCents);
+  const terms = termsOf(suppliers, settings);
+  const aging = await agingBySupplier(q, ctx.pharmacyId, day, terms, settings.agingPeriods);
   const rows = suppliers
-    .map((s) => {
-      const creditDays = contactCreditDays(s, settings.defaultCreditDays);
-      const invoices = withCredit(invoicesBySupplier.get(s.id) ?? [], creditBySupplier.get(s.id) ?? 0, creditDays, day);
-      return supplierBalanceRow({ ...s, creditDays }, s, invoices, settings.agingPeriods);
-    })
+    .map((s, i) => supplierBalanceRow({ ...s, creditDays: terms.creditDays[i]! }, s, aging.get(s.id) ?? NO_AGING, settings.agingPeriods))
     .filter((row) => (query.nonZeroOnly === 'true' || !settings.showZeroBalances ? row.balance !== 0 : true))
     .filter((row) => Math.abs(row.balance) >= query.minBalanceCents);
   const breakdown = { current: 0, days1to30: 0, days31to60: 0, over60: 0 };
@@ -280,6 +282,21 @@ export async function supplierReport(q: Queryable, ctx: RequestContext, query: S
   };
 }
 
+/**
+ * GET /api/reports/suppliers/:supplierId/invoices: the open invoices of a report row, oldest first, with due dates
+ * and days overdue, as the row counts them (none while the supplier is owed nothing). 404 for a missing supplier, a
+ * customer or another pharmacy's supplier.
+ */
+export async function supplierOpenInvoices(q: Queryable, ctx: RequestContext, supplierId: string): Promise<SupplierOpenInvoices> {
+  const day = await today(q, ctx);
+  const settings = await userSettings(q, ctx);
+  const [supplier] = await supplierTotals(q, ctx.pharmacyId, null, supplierId);
+  if (!supplier) throw new AppError('NOT_FOUND', { details: { supplierId } });
+  const owed = supplier.purchases - supplier.returns - supplier.paid > 0;
+  const invoices = owed ? await agedOpenInvoices(q, ctx.pharmacyId, day, termsOf([supplier], settings)) : [];
+  return { supplierId: supplier.id, supplierName: supplier.name, today: day, invoices: invoices.map(({ supplierId: _, ...invoice }) => invoice) };
+}
+
 export async function getSupplierReportSettings(q: Queryable, ctx: RequestContext): Promise<SupplierReportSettings> {
   return userSettings(q, ctx);
 }
@@ -290,12 +307,15 @@ export async function putSupplierReportSettings(q: Queryable, ctx: RequestContex
   return settings;
 }
 
-/** GET /api/reports/suppliers/payment-due: the dashboard's payment-due alert (due within 7 days or overdue). */
+/** GET /api/reports/suppliers/payment-due: the dashboard's payment-due alert (open invoices due within 7 days or overdue). */
 export async function paymentDue(q: Queryable, ctx: RequestContext): Promise<PaymentDueResponse> {
-  const report = await supplierReport(q, ctx, { nonZeroOnly: 'true', minBalanceCents: 0 });
-  const invoices = report.rows
-    .flatMap((row) => row.outstandingInvoices.map((i) => ({ ...i, supplierId: row.supplierId, supplierName: row.supplierName })))
-    .filter((i) => isPaymentDue(i, report.today))
+  const day = await today(q, ctx);
+  const settings = await userSettings(q, ctx);
+  const owed = (await supplierTotals(q, ctx.pharmacyId, null)).filter((s) => s.purchases - s.returns - s.paid > 0);
+  const names = new Map(owed.map((s) => [s.id, s.name]));
+  const invoices = (await agedOpenInvoices(q, ctx.pharmacyId, day, termsOf(owed, settings), dueDate(day, PAYMENT_DUE_WINDOW_DAYS)))
+    .map((i) => ({ ...i, supplierName: names.get(i.supplierId) ?? '' }))
+    .filter((i) => isPaymentDue(i, day))
     .sort((a, b) => a.dueDate.localeCompare(b.dueDate) || a.supplierName.localeCompare(b.supplierName));
   return {
     windowDays: PAYMENT_DUE_WINDOW_DAYS,

@@ -21,7 +21,7 @@ import { errorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
-import { useSupplierReport } from '../components/suppliers-api';
+import { useSupplierOpenInvoices, useSupplierReport } from '../components/suppliers-api';
 import { SuppliersSettingsDialog } from '../components/suppliers-settings-dialog';
 
 const STATUS_TONE = { Outstanding: 'warning', Overpaid: 'info', Settled: 'success' } as const;
@@ -42,6 +42,46 @@ function download(name: string, text: string) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** An opened row: the supplier's open invoices, loaded from the server when the row is opened (decision 0042). */
+function OpenInvoicesRow({ supplierId, supplierName }: { supplierId: string; supplierName: string }) {
+  const { t } = useTranslation('contacts');
+  const invoices = useSupplierOpenInvoices(supplierId);
+  return (
+    <Tr>
+      <Td colSpan={9} className="bg-slate-50">
+        {invoices.isPending ? <LoadingState message={t('report.loading')} /> : null}
+        {invoices.isError ? <ErrorState message={`${t('report.loadFailed')} ${errorMessage(invoices.error)}`} onRetry={() => void invoices.refetch()} /> : null}
+        {invoices.data ? (
+          <Table caption={t('report.showInvoices', { name: supplierName })}>
+            <THead>
+              <Tr>
+                <Th>{t('report.invoice')}</Th>
+                <Th>{t('report.invoiceDate')}</Th>
+                <Th>{t('report.dueDate')}</Th>
+                <Th numeric>{t('report.creditDays')}</Th>
+                <Th numeric>{t('report.outstanding')}</Th>
+                <Th numeric>{t('report.daysOverdue')}</Th>
+              </Tr>
+            </THead>
+            <TBody>
+              {invoices.data.invoices.map((i) => (
+                <Tr key={i.id}>
+                  <Th scope="row">{i.purchaseNumber}</Th>
+                  <Td>{formatDate(i.date)}</Td>
+                  <Td>{formatDate(i.dueDate)}</Td>
+                  <Td numeric>{i.creditDays}</Td>
+                  <Td numeric>{formatKes(i.outstandingCents)}</Td>
+                  <Td numeric>{i.daysOverdue > 0 ? <Badge tone="danger">{i.daysOverdue}</Badge> : 0}</Td>
+                </Tr>
+              ))}
+            </TBody>
+          </Table>
+        ) : null}
+      </Td>
+    </Tr>
+  );
 }
 
 /** /app/reports/suppliers (report:financial): what is owed to each supplier, its status, aging and outstanding invoices. */
@@ -202,36 +242,7 @@ export default function SuppliersReportPage() {
                             </Link>
                           </Td>
                         </Tr>
-                        {expanded === row.supplierId ? (
-                          <Tr>
-                            <Td colSpan={9} className="bg-slate-50">
-                              <Table caption={t('report.showInvoices', { name: row.supplierName })}>
-                                <THead>
-                                  <Tr>
-                                    <Th>{t('report.invoice')}</Th>
-                                    <Th>{t('report.invoiceDate')}</Th>
-                                    <Th>{t('report.dueDate')}</Th>
-                                    <Th numeric>{t('report.creditDays')}</Th>
-                                    <Th numeric>{t('report.outstanding')}</Th>
-                                    <Th numeric>{t('report.daysOverdue')}</Th>
-                                  </Tr>
-                                </THead>
-                                <TBody>
-                                  {row.outstandingInvoices.map((i) => (
-                                    <Tr key={i.id}>
-                                      <Th scope="row">{i.purchaseNumber}</Th>
-                                      <Td>{formatDate(i.date)}</Td>
-                                      <Td>{formatDate(i.dueDate)}</Td>
-                                      <Td numeric>{i.creditDays}</Td>
-                                      <Td numeric>{formatKes(i.outstandingCents)}</Td>
-                                      <Td numeric>{i.daysOverdue > 0 ? <Badge tone="danger">{i.daysOverdue}</Badge> : 0}</Td>
-                                    </Tr>
-                                  ))}
-                                </TBody>
-                              </Table>
-                            </Td>
-                          </Tr>
-                        ) : null}
+                        {expanded === row.supplierId ? <OpenInvoicesRow supplierId={row.supplierId} supplierName={row.supplierName} /> : null}
                       </Fragment>
                     ))}
                   </TBody>
