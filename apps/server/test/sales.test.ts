@@ -106,10 +106,17 @@ describe.each(testDatabaseKinds())('completing a sale on %s', (kind) => {
       `SELECT kind, delta, reason, reference_id FROM stock_movements WHERE pharmacy_id = $1 AND reference_type = 'sale' ORDER BY sequence`,
       [ph.pharmacyId],
     );
+    // The movements are written before the invoice number is taken (it is taken last, see completeSale): they name
+    // the sale by reference; the branch row's last-update reason carries the number (seed 001: 'Sale: {invoice}').
     expect(movements).toEqual([
-      { kind: 'sale', delta: -5, reason: 'Sale: INV-000001', reference_id: sale.id },
-      { kind: 'sale', delta: -2, reason: 'Sale: INV-000001', reference_id: sale.id },
+      { kind: 'sale', delta: -5, reason: 'Sale', reference_id: sale.id },
+      { kind: 'sale', delta: -2, reason: 'Sale', reference_id: sale.id },
     ]);
+    const [stamp] = await t.db.owner.query<{ reason: string }>(
+      `SELECT last_stock_update_reason AS reason FROM branch_products WHERE pharmacy_id = $1 AND branch_id = $2 AND product_id = $3`,
+      [ph.pharmacyId, main, para],
+    );
+    expect(stamp!.reason).toBe('Sale: INV-000001');
     expect(await ledgerProblems(t.db, ph.pharmacyId)).toEqual([]);
     const receipt = await c.cashier!.get(`/api/sales/${sale.id}`);
     expect(receipt.status).toBe(200);

@@ -339,6 +339,19 @@ describe.each(testDatabaseKinds())('suspended sales on %s', (kind) => {
       expect((await c.cashier!.post(`/api/suspended-sales/${res.body.id}/cancel`, {})).status).toBe(200);
       const released = await sse.next((e) => e.event === 'stock' && e.data.productId === ors && e.data.reason === `Released: ${res.body.reservationId}`);
       expect(released.data).toMatchObject({ quantity: before.quantity, reservedQuantity: before.reserved });
+      // Selling reserved pieces: the event carries the sale's invoice number (taken last in the sale), as does the branch row.
+      const again = await suspend(c.cashier!, { clientId: client, lines: [{ productId: ors, quantity: 1 }] });
+      expect(again.status).toBe(201);
+      const price = again.body.totalCents as number;
+      const sale = await sell(c.cashier!, { suspendedSaleId: again.body.id, clientId: client, lines: [{ productId: ors, quantity: 1 }], payments: [{ method: 'Cash', amountCents: price }] });
+      expect({ status: sale.status, error: sale.body.error }).toEqual({ status: 201, error: undefined });
+      const sold = await sse.next((e) => e.event === 'stock' && e.data.productId === ors && e.data.reason === `Sale: ${sale.body.invoiceNumber}`);
+      expect(sold.data).toMatchObject({ branchId: main, quantity: before.quantity - 1, reservedQuantity: before.reserved });
+      const [stamp] = await t.db.owner.query<{ reason: string }>(
+        `SELECT last_stock_update_reason AS reason FROM branch_products WHERE pharmacy_id = $1 AND branch_id = $2 AND product_id = $3`,
+        [ph.pharmacyId, main, ors],
+      );
+      expect(stamp!.reason).toBe(`Sale: ${sale.body.invoiceNumber}`);
     } finally {
       sse.close();
     }

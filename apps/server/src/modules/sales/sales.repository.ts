@@ -1,5 +1,5 @@
 import type { Prescription, Sale, SaleLine, SaleSummary, UnitMode } from '@pharmapoint/domain/sales';
-import { paymentStatus } from '@pharmapoint/domain/sales';
+import { INVOICE_PREFIX, paymentStatus } from '@pharmapoint/domain/sales';
 import type { SaleFilterOptionsResponse, SaleHistoryItem, SaleTotals } from '@pharmapoint/domain/sales-history';
 import type { Queryable } from '../../db/database.ts';
 
@@ -39,12 +39,10 @@ export async function takeInvoiceCounter(q: Queryable, pharmacyId: string, scope
 
 export interface NewSale {
   id: string;
-  invoiceNumber: string;
   branchId: string;
   client: { id: string; name: string; phone: string | null; location: string | null } | null;
   clientName: string;
   cashierId: string;
-  cashierName: string;
   saleDate: string;
   isBackdated: boolean;
   backdatedBy: string | null;
@@ -64,48 +62,6 @@ export interface NewSale {
   fromReservedStock?: boolean;
   reservationId?: string | null;
   at: Date;
-}
-
-export async function insertSale(q: Queryable, pharmacyId: string, sale: NewSale): Promise<void> {
-  await q.query(
-    `INSERT INTO sales (pharmacy_id, id, invoice_number, branch_id, client_id, client_name, client_phone, client_location,
-                        cashier_id, cashier_name, sale_date, is_backdated, backdated_by, subtotal_cents, discount_type,
-                        discount_value, discount_cents, tax_cents, rounding_cents, total_cents, amount_paid_cents, change_cents,
-                        balance_due_cents, payment_method, status, notes, client_time, created_at, from_reserved_stock, reservation_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24,
-             'completed', $25, $26, $27, $28, $29)`,
-    [
-      pharmacyId,
-      sale.id,
-      sale.invoiceNumber,
-      sale.branchId,
-      sale.client?.id ?? null,
-      sale.clientName,
-      sale.client?.phone ?? null,
-      sale.client?.location ?? null,
-      sale.cashierId,
-      sale.cashierName,
-      sale.saleDate,
-      sale.isBackdated,
-      sale.backdatedBy,
-      sale.subtotalCents,
-      sale.discount?.type ?? null,
-      sale.discount?.value ?? null,
-      sale.discountCents,
-      sale.taxCents,
-      sale.roundingCents,
-      sale.totalCents,
-      sale.amountPaidCents,
-      sale.changeCents,
-      sale.balanceDueCents,
-      sale.paymentMethod,
-      sale.notes,
-      sale.clientTime,
-      sale.at,
-      sale.fromReservedStock ?? false,
-      sale.reservationId ?? null,
-    ],
-  );
 }
 
 export interface NewSaleLine {
@@ -133,68 +89,125 @@ export interface NewSaleLine {
   batches: { batchId: string; batchNumber: string | null; expiryDate: string | null; quantity: number; unitCostCents: number }[];
 }
 
-/** Multi-row VALUES: ($1, $2, ...), ($n+1, ...) for rows of `width` parameters after the shared first one. */
-function valuesList(rows: number, width: number): string {
-  return Array.from({ length: rows }, (_, r) => `($1, ${Array.from({ length: width }, (_, c) => `$${2 + r * width + c}`).join(', ')})`).join(', ');
+export interface NewSalePayment {
+  method: string;
+  amountCents: number;
+  reference: string | null;
 }
 
-export async function insertSaleLines(q: Queryable, pharmacyId: string, saleId: string, lines: readonly NewSaleLine[]): Promise<void> {
-  if (lines.length === 0) return;
-  const width = 23;
-  await q.query(
-    `INSERT INTO sale_items (pharmacy_id, sale_id, line, product_id, name, sku, quantity, unit_mode, package_size, unit_price_cents,
-                             list_price_cents, cost_cents, gross_cents, discount_cents, tax_rate_basis_points, tax_cents, total_cents,
-                             low_margin, is_dda, prescription, needs_refill, refill_days, refill_due_date)
-     VALUES ${valuesList(lines.length, width - 1)}`,
-    [
-      pharmacyId,
-      ...lines.flatMap((l) => [
-        saleId,
-        l.line,
-        l.productId,
-        l.name,
-        l.sku,
-        l.quantity,
-        l.unitMode,
-        l.packageSize,
-        l.unitPriceCents,
-        l.listPriceCents,
-        l.costCents,
-        l.grossCents,
-        l.discountCents,
-        l.taxRateBasisPoints,
-        l.taxCents,
-        l.totalCents,
-        l.lowMargin,
-        l.isDda,
-        l.prescription === null ? null : JSON.stringify(l.prescription),
-        l.needsRefill,
-        l.refillDays,
-        l.refillDueDate,
-      ]),
-    ],
-  );
-  const takes = lines.flatMap((l) => l.batches.map((b) => ({ line: l.line, ...b })));
-  if (takes.length === 0) return;
-  await q.query(
-    `INSERT INTO sale_item_batches (pharmacy_id, sale_id, line, batch_id, batch_number, expiry_date, quantity, unit_cost_cents)
-     VALUES ${valuesList(takes.length, 7)}`,
-    [pharmacyId, ...takes.flatMap((t) => [saleId, t.line, t.batchId, t.batchNumber, t.expiryDate, t.quantity, t.unitCostCents])],
-  );
+/** Statement parameters numbered as they are added: `p(value)` is the placeholder of that value. */
+function parameters(): { values: unknown[]; p: (value: unknown) => string } {
+  const values: unknown[] = [];
+  return { values, p: (value) => `$${values.push(value)}` };
 }
 
-export async function insertSalePayments(
+/**
+ * Writes a completed sale in ONE statement that also takes its invoice number: the tenant's invoice counter is
+ * created or moved on (and so locked) by the statement's first part, and the sale row (numbered INV- and the
+ * counter zero-padded to 6 digits, as formatInvoiceNumber), its lines, batch takes and payments are inserted
+ * with it; the cashier's name is read in the same statement. The counter row stays locked until the transaction
+ * ends, so numbers are unique and gap-free (a rollback gives the number back); the caller does this LAST, so the
+ * sales of a pharmacy queue on that row only for this statement and the commit, not for the whole sale.
+ */
+export async function insertNumberedSale(
   q: Queryable,
   pharmacyId: string,
-  saleId: string,
-  payments: readonly { method: string; amountCents: number; reference: string | null }[],
-  at: Date,
-): Promise<void> {
-  if (payments.length === 0) return;
-  await q.query(
-    `INSERT INTO sale_payments (pharmacy_id, sale_id, position, method, amount_cents, reference, at) VALUES ${valuesList(payments.length, 6)}`,
-    [pharmacyId, ...payments.flatMap((p, i) => [saleId, i + 1, p.method, p.amountCents, p.reference, at])],
+  sale: NewSale,
+  lines: readonly NewSaleLine[],
+  payments: readonly NewSalePayment[],
+): Promise<{ counter: number; invoiceNumber: string; cashierName: string }> {
+  const { values, p } = parameters();
+  const tenant = p(pharmacyId);
+  const saleId = p(sale.id);
+  const parts = [
+    `counter AS (
+       INSERT INTO invoice_counters (pharmacy_id, scope, next_value) VALUES (${tenant}, 'INV', 2)
+       ON CONFLICT (pharmacy_id, scope) DO UPDATE SET next_value = invoice_counters.next_value + 1
+       RETURNING next_value - 1 AS value)`,
+    `sale AS (
+       INSERT INTO sales (pharmacy_id, id, invoice_number, branch_id, client_id, client_name, client_phone, client_location,
+                          cashier_id, cashier_name, sale_date, is_backdated, backdated_by, subtotal_cents, discount_type,
+                          discount_value, discount_cents, tax_cents, rounding_cents, total_cents, amount_paid_cents, change_cents,
+                          balance_due_cents, payment_method, status, notes, client_time, created_at, from_reserved_stock, reservation_id)
+       VALUES (${tenant}, ${saleId},
+               (SELECT ${p(INVOICE_PREFIX)}::text || lpad(value::text, greatest(6, length(value::text)), '0') FROM counter),
+               ${[sale.branchId, sale.client?.id ?? null, sale.clientName, sale.client?.phone ?? null, sale.client?.location ?? null, sale.cashierId].map(p).join(', ')},
+               coalesce((SELECT coalesce(u.name, u.email) FROM users u WHERE u.id = ${p(sale.cashierId)}), 'Unknown'),
+               ${[
+                 sale.saleDate,
+                 sale.isBackdated,
+                 sale.backdatedBy,
+                 sale.subtotalCents,
+                 sale.discount?.type ?? null,
+                 sale.discount?.value ?? null,
+                 sale.discountCents,
+                 sale.taxCents,
+                 sale.roundingCents,
+                 sale.totalCents,
+                 sale.amountPaidCents,
+                 sale.changeCents,
+                 sale.balanceDueCents,
+                 sale.paymentMethod,
+               ]
+                 .map(p)
+                 .join(', ')},
+               'completed', ${[sale.notes, sale.clientTime, sale.at, sale.fromReservedStock ?? false, sale.reservationId ?? null].map(p).join(', ')})
+       RETURNING invoice_number, cashier_name)`,
+  ];
+  if (lines.length > 0) {
+    parts.push(`items AS (
+       INSERT INTO sale_items (pharmacy_id, sale_id, line, product_id, name, sku, quantity, unit_mode, package_size, unit_price_cents,
+                               list_price_cents, cost_cents, gross_cents, discount_cents, tax_rate_basis_points, tax_cents, total_cents,
+                               low_margin, is_dda, prescription, needs_refill, refill_days, refill_due_date)
+       VALUES ${lines
+         .map(
+           (l) =>
+             `(${tenant}, ${saleId}, ${[
+               l.line,
+               l.productId,
+               l.name,
+               l.sku,
+               l.quantity,
+               l.unitMode,
+               l.packageSize,
+               l.unitPriceCents,
+               l.listPriceCents,
+               l.costCents,
+               l.grossCents,
+               l.discountCents,
+               l.taxRateBasisPoints,
+               l.taxCents,
+               l.totalCents,
+               l.lowMargin,
+               l.isDda,
+               l.prescription === null ? null : JSON.stringify(l.prescription),
+               l.needsRefill,
+               l.refillDays,
+               l.refillDueDate,
+             ]
+               .map(p)
+               .join(', ')})`,
+         )
+         .join(', ')})`);
+  }
+  const takes = lines.flatMap((l) => l.batches.map((b) => ({ line: l.line, ...b })));
+  if (takes.length > 0) {
+    parts.push(`takes AS (
+       INSERT INTO sale_item_batches (pharmacy_id, sale_id, line, batch_id, batch_number, expiry_date, quantity, unit_cost_cents)
+       VALUES ${takes.map((t) => `(${tenant}, ${saleId}, ${[t.line, t.batchId, t.batchNumber, t.expiryDate, t.quantity, t.unitCostCents].map(p).join(', ')})`).join(', ')})`);
+  }
+  if (payments.length > 0) {
+    const at = p(sale.at);
+    parts.push(`payments AS (
+       INSERT INTO sale_payments (pharmacy_id, sale_id, position, method, amount_cents, reference, at)
+       VALUES ${payments.map((pay, i) => `(${tenant}, ${saleId}, ${[i + 1, pay.method, pay.amountCents, pay.reference].map(p).join(', ')}, ${at})`).join(', ')})`);
+  }
+  const [row] = await q.query<{ counter: number; invoice_number: string; cashier_name: string }>(
+    `WITH ${parts.join(',\n')}
+     SELECT (SELECT value FROM counter) AS counter, invoice_number, cashier_name FROM sale`,
+    values,
   );
+  return { counter: row!.counter, invoiceNumber: row!.invoice_number, cashierName: row!.cashier_name };
 }
 
 // ------------------------------------------------------------------------------------------- reads

@@ -4,6 +4,7 @@ import {
   DEFAULT_REFILL_DAYS,
   formatInvoiceNumber,
   isSaleProblem,
+  paymentStatus,
   refillDueDate,
   saleDateProblem,
   taxRateBasisPointsOf,
@@ -11,6 +12,7 @@ import {
   WALK_IN_CUSTOMER,
   type CompleteSale,
   type LastPrescriptionResponse,
+  type Prescription,
   type Sale,
 } from '@pharmapoint/domain/sales';
 import { businessDate, isExpired } from '@pharmapoint/domain/stock';
@@ -20,20 +22,18 @@ import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import { findCustomer } from '../contacts/contacts.service.ts';
 import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts';
-import { applyStockChanges, lockStockRows, resolveBranch, type StockChange, type StockChangeResult } from '../stock/stock.service.ts';
+import { applyStockChanges, lockStockRows, resolveBranch, restampReason, type StockChange, type StockChangeResult } from '../stock/stock.service.ts';
 import { completeSuspendedSale, takeSuspendedSale, type HeldReservation } from '../suspended-sales/suspended-sales.service.ts';
 import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
 import { priceCart, refuse, type CartProductRow } from './cart-pricing.service.ts';
 import {
   findLastPrescription,
   findSale,
-  findUserName,
-  insertSale,
-  insertSaleLines,
-  insertSalePayments,
+  insertNumberedSale,
   saleExists,
-  takeInvoiceCounter,
+  type NewSale,
   type NewSaleLine,
+  type NewSalePayment,
 } from './sales.repository.ts';
 
 /**
@@ -112,15 +112,18 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   if (!client && input.lines.some((l) => l.needsRefill)) refuse({ code: 'SALE_REFILL_CLIENT_REQUIRED' });
   if (!client && outcome.isCredit) refuse({ code: 'SALE_CREDIT_CLIENT_REQUIRED' });
 
-  // The writes: a place of the plan, the invoice number, the stock, the sale.
+  // The writes: a place of the plan (taken at commit), the stock, then LAST the sale with its invoice number. The
+  // number is taken in the statement that writes the sale, and the counter row it locks is held until COMMIT (numbers
+  // stay unique and gap-free), so the sales of a pharmacy queue on it only for the end of the sale, not for all of it.
+  // The stock changes are written before the number exists: their movements carry the reason 'Sale' and the sale by
+  // reference; the branch rows' last-update reason and the live events get 'Sale: INV-…' once it is known.
   await assertWithinPlanLimit(q, ctx, 'transactions', 1);
-  const invoiceNumber = formatInvoiceNumber(await takeInvoiceCounter(q, ctx.pharmacyId));
   const plan = stockPlan(
     priced.map((p) => ({ productId: p.product.id, quantity: p.line.quantity })),
     branch.id,
     held,
     today,
-    `Sale: ${invoiceNumber}`,
+    SALE_STOCK_REASON,
     { type: 'sale', id: input.id },
   );
   let taken: StockChangeResult[];
@@ -133,14 +136,12 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   }
 
   const isBackdated = saleDate !== today;
-  await insertSale(q, ctx.pharmacyId, {
+  const record: NewSale = {
     id: input.id,
-    invoiceNumber,
     branchId: branch.id,
     client: client ? { id: client.id, name: client.name, phone: client.phone, location: client.location } : null,
     clientName: client?.name ?? WALK_IN_CUSTOMER,
     cashierId: ctx.userId,
-    cashierName: (await findUserName(q, ctx.userId)) ?? 'Unknown',
     saleDate,
     isBackdated,
     backdatedBy: isBackdated ? ctx.userId : null,
@@ -159,7 +160,7 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
     fromReservedStock: held !== null,
     reservationId: held?.reservationId ?? null,
     at: ctx.now,
-  });
+  };
   const lines: NewSaleLine[] = priced.map((p, i) => {
     const figures = cart.lines[i]!;
     const refillDays = p.line.needsRefill ? (p.line.refillDays ?? DEFAULT_REFILL_DAYS) : null;
@@ -188,19 +189,96 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
       batches: batchesOfLine(taken, plan.lineOf, i),
     };
   });
-  await insertSaleLines(q, ctx.pharmacyId, input.id, lines);
-  await insertSalePayments(
-    q,
-    ctx.pharmacyId,
-    input.id,
-    payments.map((p) => ({ method: p.method, amountCents: p.amountCents, reference: p.reference?.trim() ? p.reference.trim() : null })),
-    ctx.now,
-  );
+  const salePayments: NewSalePayment[] = payments.map((p) => ({ method: p.method, amountCents: p.amountCents, reference: p.reference?.trim() ? p.reference.trim() : null }));
+
+  // From here to COMMIT the pharmacy's invoice counter is locked: as few statements as possible.
+  const written = await insertNumberedSale(q, ctx.pharmacyId, record, lines, salePayments);
+  const invoiceNumber = written.invoiceNumber;
+  if (invoiceNumber !== formatInvoiceNumber(written.counter)) throw new Error(`invoice number ${invoiceNumber} does not match counter ${written.counter}`);
+  await restampReason(q, ctx, plan.changes.map((c) => ({ branchId: c.branchId, productId: c.productId })), SALE_STOCK_REASON, `Sale: ${invoiceNumber}`);
   if (held) await completeSuspendedSale(q, ctx, held.id, input.id);
-  const sale = await findSale(q, ctx.pharmacyId, input.id);
-  if (!sale) throw new Error(`sale ${input.id} vanished in its own transaction`);
+  const sale = writtenSale(record, lines, salePayments, { invoiceNumber, cashierName: written.cashierName, branchName: branch.name });
   await audit(q, ctx, 'sale.complete', 'sale', sale.id, null, { invoiceNumber, totalCents: sale.totalCents, branchId: branch.id, lines: lines.length });
   return sale;
+}
+
+/** The provisional reason of a sale's stock changes (the movements keep it; see completeSale). */
+const SALE_STOCK_REASON = 'Sale';
+
+/**
+ * The sale as GET /api/sales/:id reads it back (findSale), built from what was just written instead of read again:
+ * the same fields, the lines' batches in the same order (expiry first, no expiry last, then batch id).
+ */
+function writtenSale(
+  sale: NewSale,
+  lines: readonly NewSaleLine[],
+  payments: readonly NewSalePayment[],
+  written: { invoiceNumber: string; cashierName: string; branchName: string },
+): Sale {
+  const byExpiry = (a: { expiryDate: string | null; batchId: string }, b: { expiryDate: string | null; batchId: string }) =>
+    a.expiryDate === b.expiryDate
+      ? (a.batchId < b.batchId ? -1 : a.batchId > b.batchId ? 1 : 0)
+      : a.expiryDate === null
+        ? 1
+        : b.expiryDate === null
+          ? -1
+          : a.expiryDate < b.expiryDate
+            ? -1
+            : 1;
+  return {
+    id: sale.id,
+    invoiceNumber: written.invoiceNumber,
+    branchId: sale.branchId,
+    branchName: written.branchName,
+    client: sale.client,
+    clientName: sale.clientName,
+    cashier: { id: sale.cashierId, name: written.cashierName },
+    saleDate: sale.saleDate,
+    isBackdated: sale.isBackdated,
+    backdatedBy: sale.backdatedBy,
+    subtotalCents: sale.subtotalCents,
+    discountCents: sale.discountCents,
+    taxCents: sale.taxCents,
+    roundingCents: sale.roundingCents,
+    totalCents: sale.totalCents,
+    amountPaidCents: sale.amountPaidCents,
+    changeCents: sale.changeCents,
+    balanceDueCents: sale.balanceDueCents,
+    paymentMethod: sale.paymentMethod,
+    paymentStatus: paymentStatus(sale.amountPaidCents, sale.totalCents).status,
+    status: 'completed',
+    itemCount: lines.length,
+    createdAt: sale.at.toISOString(),
+    clientTime: sale.clientTime === null ? null : new Date(sale.clientTime).toISOString(),
+    discount: sale.discount,
+    notes: sale.notes,
+    lines: lines.map((l) => ({
+      line: l.line,
+      productId: l.productId,
+      name: l.name,
+      sku: l.sku,
+      quantity: l.quantity,
+      unitMode: l.unitMode,
+      packageSize: l.packageSize,
+      unitPriceCents: l.unitPriceCents,
+      listPriceCents: l.listPriceCents,
+      costCents: l.costCents,
+      grossCents: l.grossCents,
+      discountCents: l.discountCents,
+      taxRateBasisPoints: l.taxRateBasisPoints,
+      taxCents: l.taxCents,
+      totalCents: l.totalCents,
+      isDda: l.isDda,
+      // As stored (jsonb) and read back.
+      prescription: l.prescription === null ? null : (JSON.parse(JSON.stringify(l.prescription)) as Prescription),
+      needsRefill: l.needsRefill,
+      refillDays: l.refillDays,
+      refillDueDate: l.refillDueDate,
+      lowMargin: l.lowMargin,
+      batches: [...l.batches].sort(byExpiry).map((b) => ({ batchId: b.batchId, batchNumber: b.batchNumber, expiryDate: b.expiryDate, quantity: b.quantity })),
+    })),
+    payments: payments.map((p) => ({ method: p.method, amountCents: p.amountCents, reference: p.reference })),
+  };
 }
 
 /** The pieces a held reservation keeps for a product that may still be sold (not in batches expired since; 0 without one). */

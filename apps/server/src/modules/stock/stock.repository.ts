@@ -39,3 +39,23 @@ export async function findSettingsDocument(q: Queryable, pharmacyId: string): Pr
   const [row] = await q.query<{ document: Record<string, unknown> | null }>(`SELECT document FROM settings WHERE pharmacy_id = $1`, [pharmacyId]);
   return row?.document ?? {};
 }
+
+/**
+ * Stamps the final reason on branch rows whose last change this transaction made with a provisional one (the rows are
+ * locked by the caller's changes). The ledger's movements keep their own reason: they are never updated.
+ */
+export async function restampStockReason(
+  q: Queryable,
+  pharmacyId: string,
+  keys: readonly { branchId: string; productId: string }[],
+  from: string,
+  to: string,
+): Promise<void> {
+  if (keys.length === 0) return;
+  await q.query(
+    `UPDATE branch_products bp SET last_stock_update_reason = $5
+       FROM unnest($2::uuid[], $3::uuid[]) AS k (branch_id, product_id)
+      WHERE bp.pharmacy_id = $1 AND bp.branch_id = k.branch_id AND bp.product_id = k.product_id AND bp.last_stock_update_reason = $4`,
+    [pharmacyId, keys.map((k) => k.branchId), keys.map((k) => k.productId), from, to],
+  );
+}
