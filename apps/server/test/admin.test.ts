@@ -90,4 +90,26 @@ describe.each(testDatabaseKinds())("the operator's admin endpoints on %s", (kind
     expect((await demoUser.get('/api/admin/pharmacies')).status).toBe(403);
     expect((await t.client().get('/api/admin/pharmacies')).status).toBe(401);
   });
+
+  it("gives an operator who is a cashier of a pharmacy a cashier's permissions there, and the admin area still (issue 7)", async () => {
+    const op = await createUser(t.db, { email: 'cashier-operator@platform.test', isPlatformOperator: true });
+    await t.db.owner.query(
+      `INSERT INTO memberships (pharmacy_id, user_id, role, has_pos_access, default_branch_id) VALUES ($1, $2, 'cashier', true, $3)`,
+      [standard.pharmacyId, op.id, standard.branches[0]!.id],
+    );
+    const client = await loginAs(t, op.email);
+    const me = await client.get('/api/me');
+    expect(me.status).toBe(200);
+    expect(me.body.pharmacy?.name).toBe('Afya Njema');
+    expect(me.body.user.isPlatformOperator).toBe(true);
+    expect([...me.body.permissions].sort()).toEqual(['dashboard:view', 'inventory:read', 'pos:access', 'product:read', 'sales:create', 'sales:read']);
+    // What a cashier may not do, the operator-cashier may not do in this pharmacy either.
+    expect((await client.get('/api/users')).status).toBe(403);
+    const branch = await client.post('/api/branches', { name: 'Operator Branch' });
+    expect(branch.status).toBe(403);
+    expect(await t.db.owner.query(`SELECT 1 FROM branches WHERE name = 'Operator Branch'`)).toHaveLength(0);
+    // What a cashier may do still works, and the operator's own area stays theirs.
+    expect((await client.get('/api/products')).status).toBe(200);
+    expect((await client.get('/api/admin/pharmacies')).status).toBe(200);
+  });
 });

@@ -73,7 +73,8 @@ export async function loadSession(db: Database, token: string, config?: Pick<Con
     isOwner: member ? Boolean(row.is_owner) : false,
     hasPOSAccess: member ? Boolean(row.has_pos_access) : false,
     isDemoUser: isDemo,
-    isPlatformOperator: row.is_platform_operator,
+    // No isPlatformOperator here: in a pharmacy an operator holds what their membership gives, like anyone else;
+    // their own area is guarded by the 'operator' access (issue 7, decision 0047).
   };
   return {
     tokenHash,
@@ -93,7 +94,7 @@ export async function loadSession(db: Database, token: string, config?: Pick<Con
           isOwner: Boolean(row.is_owner),
         }
       : null,
-    permissions: member || row.is_platform_operator ? effectivePermissions(subject) : [],
+    permissions: member ? effectivePermissions(subject) : [],
     subject,
     isDemo,
     locked: row.locked_at !== null,

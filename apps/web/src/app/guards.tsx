@@ -73,12 +73,14 @@ export interface RequirePermissionProps {
   fallback?: ReactNode;
 }
 
-/** The route guard: admin, owner (and operators) pass; otherwise any/all of the permissions. */
+/**
+ * The route guard of the pharmacy area: admin and owner pass; otherwise any/all of the permissions. A platform
+ * operator is judged by their membership like anyone else, as the server does (issue 7).
+ */
 export function RequirePermission({ any, all, children, fallback }: RequirePermissionProps) {
   const { subject, canAny, canAll } = usePermissions();
   if (!subject) return fallback ?? <AccessDenied />;
-  const bypass = isAdminSubject(subject) || Boolean(subject.isPlatformOperator);
-  const allowed = bypass || ((!any || any.length === 0 || canAny(any)) && (!all || all.length === 0 || canAll(all)));
+  const allowed = isAdminSubject(subject) || ((!any || any.length === 0 || canAny(any)) && (!all || all.length === 0 || canAll(all)));
   if (!allowed) return fallback ?? <AccessDenied />;
   return children;
 }

@@ -164,15 +164,16 @@ export async function adminOverview(owner: Queryable, now = new Date()): Promise
 
 /**
  * The operator working in one pharmacy for an action the pharmacy's own people could take (sending the owner's
- * invitation): the tenant is that pharmacy, the user the operator, every permission (operators hold '*').
+ * invitation): the tenant is that pharmacy, the user the operator, every permission of the pharmacy ('*'): the
+ * operator's own membership anywhere does not limit an action of the admin area.
  */
 function operatorContext(operator: RequestAuth, pharmacyId: string, now: Date): RequestContext {
   return {
     pharmacyId,
     branchId: null,
     userId: operator.userId,
-    permissions: operator.permissions,
-    subject: operator.subject,
+    permissions: ['*'],
+    subject: { role: 'admin', permissions: null, isPlatformOperator: true },
     membership: { role: 'admin', permissions: null, allowedBranchIds: null, defaultBranchId: null, hasPosAccess: false, isOwner: false },
     isDemo: false,
     visibleBranchIds: null,

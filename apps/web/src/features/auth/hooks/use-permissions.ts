@@ -10,16 +10,19 @@ import {
 } from '@pharmapoint/domain/permissions';
 import { useMe } from '@/features/auth/api/get-me';
 
-/** The permission subject of the signed-in user, from GET /api/me (effective permissions already applied). */
+/**
+ * The permission subject of the signed-in user in the pharmacy area, from GET /api/me (effective permissions
+ * already applied). Like the server, it is the membership alone: a platform operator who is a cashier of this
+ * pharmacy is a cashier here (issue 7); the operator's own area is guarded by RequireOperator, not by permissions.
+ */
 export function subjectFromMe(me: MeResponse | null | undefined): PermissionSubject | null {
   if (!me) return null;
   return {
-    role: me.membership?.role ?? (me.isDemo ? 'demo' : me.user.isPlatformOperator ? 'operator' : 'user'),
+    role: me.membership?.role ?? (me.isDemo ? 'demo' : 'user'),
     isOwner: me.membership?.isOwner ?? false,
     hasPOSAccess: me.membership?.hasPosAccess ?? false,
     permissions: me.permissions,
     isDemoUser: me.isDemo,
-    isPlatformOperator: me.user.isPlatformOperator,
   };
 }
 
@@ -32,7 +35,7 @@ export function usePermissions() {
       me: me ?? null,
       subject,
       isDemo: Boolean(me?.isDemo),
-      isAdmin: subject ? isAdminSubject(subject) || Boolean(subject.isPlatformOperator) : false,
+      isAdmin: subject ? isAdminSubject(subject) : false,
       can: (permission: Permission) => (subject ? hasPermission(subject, permission) : false),
       canAny: (permissions: readonly Permission[]) => (subject ? hasAnyPermission(subject, permissions) : false),
       canAll: (permissions: readonly Permission[]) => (subject ? hasAllPermissions(subject, permissions) : false),
