@@ -42,6 +42,15 @@ function registration(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** The status answer holds no email, name, phone number (in any form) or pharmacy name of the payment's owner. */
+function expectNothingPersonal(text: string, body: ReturnType<typeof registration>, slug?: string) {
+  const local = `0${body.phoneNumber.slice(3)}`;
+  for (const secret of [body.ownerEmail, body.ownerName, body.pharmacyName, body.phoneNumber, local, body.phoneNumber.slice(3), body.ownerPhone, ...(slug ? [slug] : [])]) {
+    expect(text.toLowerCase(), secret).not.toContain(secret.toLowerCase());
+  }
+  expect(text).not.toMatch(/@|ownerEmail|ownerName|pharmacyName|subdomain/);
+}
+
 describe.each(testDatabaseKinds())('licence purchase by M-Pesa on %s', (kind) => {
   let t: TestApp;
   let sim: K2Simulator;
@@ -86,18 +95,24 @@ describe.each(testDatabaseKinds())('licence purchase by M-Pesa on %s', (kind) =>
     // The server's price, whatever the browser sent (amount 5), to the normalised phone in E.164.
     expect(prompt.amount).toBe('30000.0');
     expect(prompt.phoneNumber).toBe(`+${body.phoneNumber}`);
-    expect((await c.get(`/api/payments/kopokopo/status/${id}`)).body.transaction).toMatchObject({ status: 'pending', amount: 30000, pharmacyId: null });
+    const pendingAnswer = await c.get(`/api/payments/kopokopo/status/${id}`);
+    expect(pendingAnswer.body.transaction).toMatchObject({ status: 'pending', amount: 30000, pharmacyId: null });
+    expectNothingPersonal(JSON.stringify(pendingAnswer.body), body);
 
     await sim.decide(prompt.id, 'approve');
     expect(prompt.deliveries).toEqual([200]);
-    const status = (await c.get(`/api/payments/kopokopo/status/${id}`)).body.transaction;
+    const answer = await c.get(`/api/payments/kopokopo/status/${id}`);
+    const status = answer.body.transaction;
     expect(status).toMatchObject({ status: 'completed', amount: 30000, mpesaReceiptNumber: prompt.reference, failureReason: null });
     expect(status.pharmacyId).toMatch(/^pharm_/);
-    expect(status.subdomain).toMatch(/^uzima-chemists-\d+$/);
 
     const pharmacyId = status.pharmacyId as string;
     const [pharmacy] = await t.db.owner.query<Record<string, any>>(`SELECT name, slug, owner_email FROM pharmacies WHERE id = $1`, [pharmacyId]);
-    expect(pharmacy).toEqual({ name: body.pharmacyName, slug: status.subdomain, owner_email: body.ownerEmail });
+    expect(pharmacy).toMatchObject({ name: body.pharmacyName, owner_email: body.ownerEmail });
+    expect(pharmacy!.slug).toMatch(/^uzima-chemists-\d+$/);
+    // Public to whoever holds the id: the state of the payment, nothing personal (issue 7).
+    expectNothingPersonal(JSON.stringify(answer.body), body, pharmacy!.slug);
+    expect(status.phoneNumber).toBe(`*********${body.phoneNumber.slice(-3)}`);
     const [sub] = await t.db.owner.query<Record<string, any>>(`SELECT plan_id, status, hosting_paid_until FROM subscriptions WHERE pharmacy_id = $1`, [pharmacyId]);
     expect(sub).toMatchObject({ plan_id: 'standard', status: 'active' });
     const days = (new Date(sub!.hosting_paid_until).getTime() - Date.now()) / 86_400_000;
@@ -126,7 +141,7 @@ describe.each(testDatabaseKinds())('licence purchase by M-Pesa on %s', (kind) =>
     );
     const created = await c.post('/api/tenants/create-owner', setup);
     expect(created.status, JSON.stringify(created.body)).toBe(200);
-    expect(created.body).toEqual({ success: true, email: body.ownerEmail, pharmacy: { id: pharmacyId, name: body.pharmacyName, subdomain: status.subdomain } });
+    expect(created.body).toEqual({ success: true, email: body.ownerEmail, pharmacy: { id: pharmacyId, name: body.pharmacyName, subdomain: pharmacy!.slug } });
     const again = await c.post('/api/tenants/create-owner', { ...setup, password: 'Other#2026', confirmPassword: 'Other#2026' });
     expect(again.body.error.code).toBe('OWNER_ALREADY_SET_UP');
 

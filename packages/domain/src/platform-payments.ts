@@ -104,26 +104,34 @@ export function canMovePayment(from: PaymentStatus, to: PaymentStatus): boolean 
   return FORWARD[from].includes(to);
 }
 
-/** GET /api/payments/kopokopo/status/:id */
+/**
+ * GET /api/payments/kopokopo/status/:id: public to whoever holds the payment's random id, so it answers the state
+ * of the payment and nothing personal (issue 7): no owner email, name or pharmacy name, and the paying phone only
+ * masked to its last three digits. The paying browser keeps what it typed; the pharmacy's name and subdomain come
+ * back from create-owner, which needs the setup token.
+ */
 export const paymentStatusResponseSchema = z.object({
   success: z.literal(true),
   transaction: z.object({
     id: z.string(),
     status: z.enum(PAYMENT_STATUSES),
     amount: z.number(),
+    /** Masked: '*********678'. */
     phoneNumber: z.string(),
     mpesaReceiptNumber: z.string().nullable(),
     failureReason: z.string().nullable(),
     plan: z.string(),
-    pharmacyName: z.string(),
-    ownerEmail: z.string(),
-    ownerName: z.string(),
-    /** Once the pharmacy exists (a completed licence payment). */
+    /** Once the pharmacy exists (a completed licence payment); a random id that names nothing. */
     pharmacyId: z.string().nullable(),
-    subdomain: z.string().nullable(),
     completedAt: z.string().nullable(),
   }),
 });
+
+/** A phone number with all but its last three digits hidden (what a public answer may show of it). */
+export function maskPhone(phone: string): string {
+  const digits = phone.replace(/\D/g, '');
+  return digits.length <= 3 ? '*'.repeat(digits.length) : `${'*'.repeat(digits.length - 3)}${digits.slice(-3)}`;
+}
 export type PaymentStatusResponse = z.infer<typeof paymentStatusResponseSchema>;
 
 export const paymentIdParamsSchema = z.object({ id: z.uuid({ error: 'Not found' }) });

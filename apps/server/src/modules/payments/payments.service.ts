@@ -3,6 +3,7 @@ import { normalizeMpesaPhone } from '@pharmapoint/domain/phone';
 import {
   canMovePayment,
   LICENCE_PLAN,
+  maskPhone,
   PLATFORM_PRICES,
   subdomainSlug,
   type CreateOwnerRequest,
@@ -143,21 +144,17 @@ function toStatus(p: PaymentRow): PaymentStatusResponse {
       id: p.id,
       status: p.status,
       amount: p.amountCents / 100,
-      phoneNumber: p.phone,
+      phoneNumber: maskPhone(p.phone),
       mpesaReceiptNumber: p.mpesaReceipt,
       failureReason: p.failureReason,
       plan: p.plan,
-      pharmacyName: p.pharmacyName,
-      ownerEmail: p.ownerEmail,
-      ownerName: p.ownerName,
       pharmacyId: p.provisionedPharmacyId,
-      subdomain: p.subdomain,
       completedAt: p.completedAt,
     },
   };
 }
 
-/** GET /api/payments/kopokopo/status/:id: what the purchase screen polls. */
+/** GET /api/payments/kopokopo/status/:id: what the purchase screen polls; nothing personal (see its schema). */
 export async function paymentStatus(db: Database, id: string): Promise<PaymentStatusResponse> {
   const payment = await runTransaction(db, {}, (q) => findPayment(q, id));
   if (!payment || payment.purpose !== 'licence') throw new AppError('PAYMENT_NOT_FOUND');

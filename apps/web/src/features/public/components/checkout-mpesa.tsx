@@ -83,7 +83,7 @@ export function CheckoutMpesa({ registration, onBack }: Props) {
   const [phoneError, setPhoneError] = useState<string | null>(null);
   const [phase, setPhase] = useState<MpesaPhase>('idle');
   const [failure, setFailure] = useState<string | null>(null);
-  const [transaction, setTransaction] = useState<{ id: string; setupToken: string } | null>(null);
+  const [transaction, setTransaction] = useState<{ id: string; setupToken: string; phone: string } | null>(null);
   const [receipt, setReceipt] = useState<string | null>(null);
   const [secondsLeft, setSecondsLeft] = useState<number>(PAYMENT_TIMING.countdownSeconds);
   const [redirectIn, setRedirectIn] = useState<number>(PAYMENT_TIMING.successRedirectSeconds);
@@ -147,12 +147,13 @@ export function CheckoutMpesa({ registration, onBack }: Props) {
                 ownerName: registration.ownerName,
                 ownerEmail: registration.ownerEmail,
                 ownerPhone: registration.ownerPhone,
-                subdomain: status.subdomain,
+                // Shown once the account is made: create-owner answers it (the public status names nothing).
+                subdomain: null,
               },
               paymentDetails: {
                 transactionId: status.id,
                 amount: status.amount,
-                phoneNumber: status.phoneNumber,
+                phoneNumber: transaction.phone,
                 status: status.status,
                 mpesaReceiptNumber: status.mpesaReceiptNumber,
                 setupToken: transaction.setupToken,
@@ -230,7 +231,7 @@ export function CheckoutMpesa({ registration, onBack }: Props) {
         county: registration.county,
         licenseNumber: registration.licenseNumber,
       });
-      setTransaction({ id: answer.transactionId, setupToken: answer.setupToken });
+      setTransaction({ id: answer.transactionId, setupToken: answer.setupToken, phone });
       savePendingRegistration(
         {
           pharmacyData: {

@@ -34,6 +34,8 @@ export default function PasswordSetupPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
+  // The pharmacy's subdomain, from create-owner's answer (the public payment status does not name the pharmacy).
+  const [subdomain, setSubdomain] = useState<string | null>(null);
 
   useEffect(() => {
     if (!done) return;
@@ -55,7 +57,7 @@ export default function PasswordSetupPage() {
     setBusy(true);
     setError(null);
     try {
-      await createOwner({
+      const created = await createOwner({
         transactionId: paymentDetails.transactionId,
         setupToken: paymentDetails.setupToken,
         email: pharmacyData.ownerEmail,
@@ -69,6 +71,7 @@ export default function PasswordSetupPage() {
       });
       const { message: _message, ...me } = await login(pharmacyData.ownerEmail, password);
       clearPendingRegistration();
+      setSubdomain(created.pharmacy.subdomain ?? pharmacyData.subdomain);
       setDone(true);
       setMe(queryClient, me);
     } catch (caught) {
@@ -105,7 +108,7 @@ export default function PasswordSetupPage() {
             <CheckCircle2 className="mx-auto size-14 text-emerald-600" aria-hidden="true" />
             <h1 className="text-2xl font-bold text-slate-900">{t('setup.doneTitle')}</h1>
             <p className="text-slate-700">{t('setup.doneBody', { pharmacy: pharmacyData.pharmacyName })}</p>
-            {pharmacyData.subdomain ? <p className="break-all text-sm text-slate-600">{t('setup.subdomain', { subdomain: pharmacyData.subdomain })}</p> : null}
+            {subdomain ? <p className="break-all text-sm text-slate-600">{t('setup.subdomain', { subdomain })}</p> : null}
             <p className="text-sm text-slate-500">{t('setup.doneRedirect')}</p>
           </div>
         ) : (

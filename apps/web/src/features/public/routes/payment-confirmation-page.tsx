@@ -56,11 +56,12 @@ export default function PaymentConfirmationPage() {
 
   if (typeof id !== 'string') return <Navigate to="/purchase" replace />;
 
+  // The status names nothing personal (issue 7): the pharmacy and email shown are what this tab typed, kept in its
+  // session storage since the payment started; another browser sees the state alone.
   const stored = loadPendingRegistration();
+  const mine = stored && payment && stored.paymentDetails.transactionId === payment.id ? stored : null;
   const setupState: PendingRegistration | null =
-    payment && payment.pharmacyId && stored?.paymentDetails.transactionId === payment.id
-      ? { ...stored, pharmacyData: { ...stored.pharmacyData, id: payment.pharmacyId, subdomain: payment.subdomain } }
-      : null;
+    payment && payment.pharmacyId && mine ? { ...mine, pharmacyData: { ...mine.pharmacyData, id: payment.pharmacyId } } : null;
 
   return (
     <main className="flex min-h-screen flex-col items-center justify-center bg-gradient-to-br from-primary/10 via-white to-secondary/10 px-4 py-10">
@@ -82,8 +83,10 @@ export default function PaymentConfirmationPage() {
           <>
             <CheckCircle2 className="mx-auto size-14 text-emerald-600" aria-hidden="true" />
             <h1 className="text-2xl font-bold text-slate-900">{t('confirmation.successTitle')}</h1>
-            <p className="text-sm text-slate-700">{t('confirmation.successBody', { pharmacy: payment.pharmacyName })}</p>
-            <p className="break-all text-sm text-slate-600">{t('confirmation.account', { email: payment.ownerEmail })}</p>
+            <p className="text-sm text-slate-700">
+              {mine ? t('confirmation.successBody', { pharmacy: mine.pharmacyData.pharmacyName }) : t('confirmation.successBodyOther')}
+            </p>
+            {mine ? <p className="break-all text-sm text-slate-600">{t('confirmation.account', { email: mine.pharmacyData.ownerEmail })}</p> : null}
             <div className="flex flex-col gap-2">
               {setupState ? (
                 <Link to="/password-setup" state={{ ...setupState, plan: LICENCE_PLAN }} replace className={buttonClasses('primary')}>
