@@ -1,4 +1,16 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** Server test files that change module state (payments.test.ts: setReconcileTiming and the K2 health cache). */
+const SERVER_ISOLATED = ['apps/server/test/payments.test.ts'];
+
+const server = {
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  pool: 'forks',
+  // Migrates one PGlite and (with TEST_DATABASE_URL) one template database per run, shared by the two server projects;
+  // every test database starts from them (apps/server/test/database.ts).
+  globalSetup: ['apps/server/test/global-setup.ts'],
+} as const;
 
 // One runner for the whole repository. Server tests run against PGlite by default and against the
 // PostgreSQL server too when TEST_DATABASE_URL is set (see apps/server/test/database.ts).
@@ -10,20 +22,26 @@ export default defineConfig({
     // docs/benchmarks.md, 'CI time, second pass').
     maxWorkers: 2,
     projects: [
-      { test: { name: 'domain', include: ['packages/domain/src/**/*.test.ts'] } },
+      // Pure functions (the domain's, and the web's .test.ts without a DOM): no module state to keep apart, so one
+      // module graph per worker here too.
+      { test: { name: 'domain', include: ['packages/domain/src/**/*.test.ts'], isolate: false } },
       {
         test: {
           name: 'server',
           include: ['apps/server/**/*.test.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          pool: 'forks',
-          // Migrates one PGlite and (with TEST_DATABASE_URL) one template database per run; every test database
-          // starts from them (apps/server/test/database.ts).
-          globalSetup: ['apps/server/test/global-setup.ts'],
+          exclude: [...configDefaults.exclude, ...SERVER_ISOLATED],
+          ...server,
+          // A worker runs its test files one after the other in one module graph: the server's modules, fastify,
+          // zod schemas and PGlite's WebAssembly are loaded once per worker, not once per file. Each file still
+          // builds its own app on its own database (apps/server/test/app.ts). Eight server files (66 tests, both
+          // databases) took 116 s of CPU isolated and 74 s shared (docs/benchmarks.md, 'CI time, fifth pass').
+          // A file that changes a module's state for itself (a test hook such as setReconcileTiming) belongs in
+          // SERVER_ISOLATED.
+          isolate: false,
         },
       },
-      { test: { name: 'web', include: ['apps/web/src/**/*.test.ts'] } },
+      { test: { name: 'server-isolated', include: SERVER_ISOLATED, ...server } },
+      { test: { name: 'web', include: ['apps/web/src/**/*.test.ts'], isolate: false } },
       {
         resolve: { alias: { '@': new URL('./apps/web/src', import.meta.url).pathname } },
         test: { name: 'web-components', include: ['apps/web/src/**/*.test.tsx'], environment: 'jsdom', setupFiles: ['apps/web/src/test/setup.ts'], testTimeout: 30_000 },

@@ -26,6 +26,31 @@ declare module 'vitest' {
  * unless a migration file appeared during the run.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // Two projects use this setup (server, and server-isolated for the files that change module state; see
+  // vitest.config.ts): they share one snapshot and one template, built by the first and removed by the last.
+  const shared = globalThis as typeof globalThis & { ppTestDatabases?: { users: number; built: Promise<Built> } };
+  shared.ppTestDatabases ??= { users: 0, built: build() };
+  shared.ppTestDatabases.users += 1;
+  const { snapshot, template, teardown: remove } = await shared.ppTestDatabases.built;
+  project.provide('pgliteSnapshot', snapshot);
+  project.provide('postgresTemplate', template);
+  return async () => {
+    const entry = shared.ppTestDatabases;
+    if (!entry) return;
+    entry.users -= 1;
+    if (entry.users > 0) return;
+    shared.ppTestDatabases = undefined;
+    await remove();
+  };
+}
+
+interface Built {
+  snapshot: string;
+  template: string;
+  teardown(): Promise<void>;
+}
+
+async function build(): Promise<Built> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pp-test-snapshot-'));
   const snapshot = path.join(dir, 'pglite.tar');
   const url = process.env.TEST_DATABASE_URL;
@@ -37,9 +62,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await teardown(dir, url, template);
     throw failed.reason;
   }
-  project.provide('pgliteSnapshot', snapshot);
-  project.provide('postgresTemplate', template);
-  return () => teardown(dir, url, template);
+  return { snapshot, template, teardown: () => teardown(dir, url, template) };
 }
 
 /**
