@@ -4,7 +4,8 @@
 // PostgreSQL, through real HTTP as the pharmacy's owner (row-level security, the app role). The data is written by
 // SQL; the statistics are what the app keeps (PostgreSQL: ANALYZE as autovacuum would; PGlite: analyzeChanged).
 // Prints p50 / p95 / max of sequential requests of GET /api/reports/suppliers (all suppliers, a name search, non-zero
-// only) and of a supplier's page (GET /api/contacts/:id/summary).
+// only), of a row opened (GET /api/reports/suppliers/:id/invoices, the supplier with the most open invoices), of the
+// dashboard's payment-due alert and of a supplier's page (GET /api/contacts/:id/summary).
 // Run: npx tsx bench/supplier-report.ts   (BENCH_KINDS=pglite,postgres, BENCH_REQUESTS=20)
 import { execSync } from 'node:child_process';
 import { createMaintenance } from '../apps/server/src/platform/maintenance.ts';
@@ -57,9 +58,22 @@ for (const kind of benchKinds()) {
     );
     if (kind === 'pglite') await createMaintenance(env.db).analyzeChanged();
     else await q.query('ANALYZE');
-    const [one] = await q.query<{ id: string }>(`SELECT id FROM contacts WHERE pharmacy_id = $1 AND type = 'supplier' ORDER BY name LIMIT 1`, [p]);
+    // The supplier with the most open (unpaid) purchases: the largest row to open.
+    const [one] = await q.query<{ id: string }>(
+      `SELECT p.supplier_id AS id FROM purchases p WHERE p.pharmacy_id = $1 AND p.status <> 'cancelled'
+          AND NOT EXISTS (SELECT 1 FROM supplier_payment_allocations a WHERE a.pharmacy_id = p.pharmacy_id AND a.purchase_id = p.id)
+        GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`,
+      [p],
+    );
 
-    const routes = ['/api/reports/suppliers', '/api/reports/suppliers?search=supplier%2001', '/api/reports/suppliers?nonZeroOnly=true&minBalanceCents=100000', `/api/contacts/${one!.id}/summary`];
+    const routes = [
+      '/api/reports/suppliers',
+      '/api/reports/suppliers?search=supplier%2001',
+      '/api/reports/suppliers?nonZeroOnly=true&minBalanceCents=100000',
+      `/api/reports/suppliers/${one!.id}/invoices`,
+      '/api/reports/suppliers/payment-due',
+      `/api/contacts/${one!.id}/summary`,
+    ];
     for (const route of routes) {
       const times: number[] = [];
       for (let i = 0; i < REQUESTS; i += 1) {

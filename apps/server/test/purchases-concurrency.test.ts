@@ -4,7 +4,9 @@ import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import type { TestClient } from './http.ts';
 import type { StockPharmacy } from './import-helpers.ts';
-import { clientsOf, daysFromToday, ledgerProblems, stockTestPharmacy } from './stock-helpers.ts';
+import { clientsOf, daysFromToday, ledgerProblems, ownerContext, stockTestPharmacy } from './stock-helpers.ts';
+import { createPurchaseReturnSchema, savePurchaseSchema } from '@pharmapoint/domain/purchases';
+import { createPurchase, createPurchaseReturn } from '../src/modules/purchases/purchases.service.ts';
 
 /**
  * Receiving, editing, deleting and returning purchases of the same products at the same moment from several users,
@@ -103,5 +105,31 @@ describe.each(testDatabaseKinds().filter((k) => k === 'postgres'))('purchases un
       expect(onHand.find((r) => r.product_id === productId)?.quantity ?? 0).toBe((live.find((r) => r.product_id === productId)?.held ?? 0) - 3);
     }
     expect(live.reduce((s, r) => s + r.held, 0)).toBeGreaterThan(0);
+  });
+
+  it('purchases and returns saved in the same millisecond by concurrent transactions get different numbers (migration 0024)', async () => {
+    const now = new Date(Date.UTC(2031, 0, 2, 3, 4, 5, 678));
+    const ctx = { ...ownerContext(ph), now };
+    const body = savePurchaseSchema.parse({ supplierId: supplier, date: daysFromToday(0), status: 'received', items: [{ productId: products[0], quantity: 10, purchasePriceCents: 500, sellingPriceCents: 1000 }] });
+    const saved = await Promise.all(
+      Array.from({ length: 8 }, () => t.db.transaction({ pharmacyId: ph.pharmacyId, userId: ph.users.owner! }, (q) => createPurchase(q, ctx, body))),
+    );
+    const numbers = saved.map((r) => r.purchase.purchaseNumber).sort();
+    expect(numbers).toEqual(Array.from({ length: 8 }, (_, i) => `PO-${now.getTime() + i}`));
+    // Returns of one of them, at once and in the same millisecond: PR- numbers likewise distinct.
+    const purchase = saved[0]!.purchase;
+    const back = createPurchaseReturnSchema.parse({ purchaseId: purchase.id, reason: 'Damaged', date: daysFromToday(0), items: [{ purchaseItemId: purchase.items[0]!.id, quantity: 1 }] });
+    const returns = await Promise.all(
+      Array.from({ length: 4 }, () => t.db.transaction({ pharmacyId: ph.pharmacyId, userId: ph.users.owner! }, (q) => createPurchaseReturn(q, ctx, back))),
+    );
+    expect(returns.map((r) => r.purchaseReturn.returnNumber).sort()).toEqual(Array.from({ length: 4 }, (_, i) => `PR-${now.getTime() + i}`));
+    // The database itself refuses a second purchase under a number already used.
+    await expect(
+      t.db.owner.query(
+        `INSERT INTO purchases (pharmacy_id, purchase_number, supplier_id, branch_id, purchase_date, status, subtotal_cents, tax_cents, total_cents)
+         VALUES ($1, $2, $3, $4, $5, 'pending', 0, 0, 0)`,
+        [ph.pharmacyId, numbers[0], supplier, ph.branches[0]!.id, daysFromToday(0)],
+      ),
+    ).rejects.toThrow(/duplicate key|unique/);
   });
 });

@@ -39,7 +39,7 @@ describe.each(testDatabaseKinds())('supplier payments on %s', (kind) => {
     const [row] = await t.db.owner.query<{ id: string }>(
       `INSERT INTO purchases (pharmacy_id, purchase_number, supplier_id, branch_id, purchase_date, status, subtotal_cents, tax_cents, total_cents)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $7) RETURNING id`,
-      [ph.pharmacyId, `PO-${Date.now()}${Math.floor(Math.random() * 1000)}`, supplierId, ph.branches[0]!.id, date, status, totalCents],
+      [ph.pharmacyId, `PO-${randomUUID().slice(0, 8)}`, supplierId, ph.branches[0]!.id, date, status, totalCents],
     );
     return row!.id;
   };
@@ -47,7 +47,7 @@ describe.each(testDatabaseKinds())('supplier payments on %s', (kind) => {
     await t.db.owner.query(
       `INSERT INTO purchase_returns (pharmacy_id, return_number, purchase_id, supplier_id, branch_id, return_date, reason, total_cents)
        VALUES ($1, $2, $3, $4, $5, $6, 'Damaged', $7)`,
-      [ph.pharmacyId, `PR-${Date.now()}`, purchaseId, supplierId, ph.branches[0]!.id, daysFromToday(0), totalCents],
+      [ph.pharmacyId, `PR-${randomUUID().slice(0, 8)}`, purchaseId, supplierId, ph.branches[0]!.id, daysFromToday(0), totalCents],
     );
   };
   const pay = (who: TestClient, body: Record<string, unknown>) => who.request('POST', '/api/supplier-payments', { date: daysFromToday(0), method: 'Cash', ...body }, { 'idempotency-key': randomUUID() });

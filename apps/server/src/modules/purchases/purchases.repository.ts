@@ -128,14 +128,34 @@ export interface NewPurchase {
   totalCents: number;
 }
 
-export async function insertPurchase(q: Queryable, pharmacyId: string, userId: string, p: NewPurchase, at: Date): Promise<string> {
-  const [row] = await q.query<{ id: string }>(
-    `INSERT INTO purchases (pharmacy_id, purchase_number, supplier_id, branch_id, purchase_date, reference, notes, status,
-                            subtotal_cents, tax_cents, total_cents, created_by, updated_by, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $13) RETURNING id`,
-    [pharmacyId, p.purchaseNumber, p.supplierId, p.branchId, p.date, p.reference, p.notes, p.status, p.subtotalCents, p.taxCents, p.totalCents, userId, at],
-  );
-  return row!.id;
+/** How many numbers (the next milliseconds) a new purchase or return tries before giving up. */
+const NUMBER_TRIES = 1000;
+
+/**
+ * A new purchase under the first free number of `numberAt(0)`, `numberAt(1)`, ... (numbers are unique per pharmacy,
+ * migration 0024): ON CONFLICT DO NOTHING waits for a concurrent transaction holding the same number and, when it
+ * commits, inserts nothing, so the next number is tried without aborting the transaction.
+ */
+export async function insertPurchase(
+  q: Queryable,
+  pharmacyId: string,
+  userId: string,
+  p: Omit<NewPurchase, 'purchaseNumber'>,
+  numberAt: (attempt: number) => string,
+  at: Date,
+): Promise<{ id: string; purchaseNumber: string }> {
+  for (let attempt = 0; attempt < NUMBER_TRIES; attempt += 1) {
+    const purchaseNumber = numberAt(attempt);
+    const [row] = await q.query<{ id: string }>(
+      `INSERT INTO purchases (pharmacy_id, purchase_number, supplier_id, branch_id, purchase_date, reference, notes, status,
+                              subtotal_cents, tax_cents, total_cents, created_by, updated_by, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $13)
+       ON CONFLICT (pharmacy_id, purchase_number) DO NOTHING RETURNING id`,
+      [pharmacyId, purchaseNumber, p.supplierId, p.branchId, p.date, p.reference, p.notes, p.status, p.subtotalCents, p.taxCents, p.totalCents, userId, at],
+    );
+    if (row) return { id: row.id, purchaseNumber };
+  }
+  throw new Error(`No free purchase number after ${NUMBER_TRIES} tries`);
 }
 
 export async function updatePurchaseHead(q: Queryable, pharmacyId: string, id: string, userId: string, p: Omit<NewPurchase, 'purchaseNumber'>, at: Date): Promise<void> {
@@ -341,13 +361,20 @@ export interface NewReturn {
   items: { purchaseItemId: string; productId: string; batchId: string | null; name: string; quantity: number; unitCostCents: number; totalCents: number }[];
 }
 
-export async function insertReturn(q: Queryable, pharmacyId: string, userId: string, r: NewReturn, at: Date): Promise<void> {
+export async function insertReturn(q: Queryable, pharmacyId: string, userId: string, r: Omit<NewReturn, 'returnNumber'>, numberAt: (attempt: number) => string, at: Date): Promise<string> {
   const id = r.id;
-  await q.query(
-    `INSERT INTO purchase_returns (pharmacy_id, id, return_number, purchase_id, supplier_id, branch_id, return_date, reason, total_cents, created_by, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [pharmacyId, id, r.returnNumber, r.purchaseId, r.supplierId, r.branchId, r.date, r.reason, r.totalCents, userId, at],
-  );
+  let returnNumber: string | null = null;
+  for (let attempt = 0; attempt < NUMBER_TRIES && !returnNumber; attempt += 1) {
+    const candidate = numberAt(attempt);
+    const inserted = await q.query(
+      `INSERT INTO purchase_returns (pharmacy_id, id, return_number, purchase_id, supplier_id, branch_id, return_date, reason, total_cents, created_by, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       ON CONFLICT (pharmacy_id, return_number) DO NOTHING RETURNING id`,
+      [pharmacyId, id, candidate, r.purchaseId, r.supplierId, r.branchId, r.date, r.reason, r.totalCents, userId, at],
+    );
+    if (inserted.length > 0) returnNumber = candidate;
+  }
+  if (!returnNumber) throw new Error(`No free purchase return number after ${NUMBER_TRIES} tries`);
   for (const item of r.items) {
     await q.query(
       `INSERT INTO purchase_return_items (pharmacy_id, return_id, purchase_item_id, product_id, batch_id, name, quantity, unit_cost_cents, total_cents)
@@ -355,6 +382,7 @@ export async function insertReturn(q: Queryable, pharmacyId: string, userId: str
       [pharmacyId, id, item.purchaseItemId, item.productId, item.batchId, item.name, item.quantity, item.unitCostCents, item.totalCents],
     );
   }
+  return returnNumber;
 }
 
 interface ReturnRow {

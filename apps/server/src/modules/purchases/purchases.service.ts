@@ -215,12 +215,13 @@ export async function createPurchase(q: Queryable, ctx: RequestContext, input: S
   await requireSupplier(q, ctx, input.supplierId);
   const lines = await buildLines(q, ctx, input);
   const totals = purchaseTotals(lines);
-  const purchaseNumber = newPurchaseNumber(ctx.now);
-  const id = await repo.insertPurchase(
+  // 'PO-' + the time in ms; when another purchase of the pharmacy has that number, the next millisecond's (0024).
+  const { id, purchaseNumber } = await repo.insertPurchase(
     q,
     ctx.pharmacyId,
     ctx.userId,
-    { purchaseNumber, supplierId: input.supplierId, branchId: branch.id, date: input.date, reference: input.reference ?? null, notes: input.notes ?? null, status: input.status, ...totals },
+    { supplierId: input.supplierId, branchId: branch.id, date: input.date, reference: input.reference ?? null, notes: input.notes ?? null, status: input.status, ...totals },
+    (attempt) => newPurchaseNumber(new Date(ctx.now.getTime() + attempt)),
     ctx.now,
   );
   const day = await today(q, ctx);
@@ -531,7 +532,6 @@ export async function createPurchaseReturn(q: Queryable, ctx: RequestContext, in
     ctx.userId,
     {
       id: returnId,
-      returnNumber: newPurchaseReturnNumber(ctx.now),
       purchaseId: head.id,
       supplierId: head.supplierId,
       branchId: head.branchId,
@@ -540,6 +540,7 @@ export async function createPurchaseReturn(q: Queryable, ctx: RequestContext, in
       totalCents: lines.reduce((sum, l) => sum + l.totalCents, 0),
       items: lines,
     },
+    (attempt) => newPurchaseReturnNumber(new Date(ctx.now.getTime() + attempt)),
     ctx.now,
   );
   await applyMoves(q, ctx, moves);
