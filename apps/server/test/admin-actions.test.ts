@@ -214,4 +214,26 @@ describe.each(testDatabaseKinds())("the operator's actions and dashboard on %s",
     const rows = await t.db.owner.query<{ user_id: string }>(`SELECT user_id FROM audit_log WHERE pharmacy_id = $1 AND entity = 'theme'`, [trial.pharmacyId]);
     expect(rows).toEqual([{ user_id: operatorId }]);
   });
+
+  it('extends a trial once for one Idempotency-Key, however often and however concurrently it is retried (issue 7)', async () => {
+    const end = async () => new Date((await subscription(trial.pharmacyId)).trial_end_date!).getTime();
+    const before = await end();
+    const auditBefore = (await auditRows(trial.pharmacyId)).length;
+    const url = `/api/admin/pharmacies/${trial.pharmacyId}/extend-trial`;
+    const key = { 'idempotency-key': 'extend-retry-1' };
+    const answers = await Promise.all([1, 2, 3, 4].map(() => operator.request('POST', url, { days: 3 }, key)));
+    for (const answer of answers) {
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect(answer.body.message).toBe('Trial extended by 3 days for Trial Chemists');
+    }
+    expect(answers.filter((a) => a.headers['idempotent-replayed'] === 'true')).toHaveLength(3);
+    expect(await end()).toBe(before + 3 * DAY);
+    expect(await auditRows(trial.pharmacyId)).toHaveLength(auditBefore + 1);
+    // The same key for another request is refused; a new key extends again.
+    expect((await operator.request('POST', url, { days: 4 }, key)).body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect((await operator.request('POST', url, { days: 1 }, { 'idempotency-key': 'bad key!' })).status).toBe(400);
+    expect(await end()).toBe(before + 3 * DAY);
+    expect((await operator.request('POST', url, { days: 1 }, { 'idempotency-key': 'extend-retry-2' })).status).toBe(200);
+    expect(await end()).toBe(before + 4 * DAY);
+  });
 });

@@ -127,3 +127,19 @@ export async function demoRegistrationsBetween(q: Queryable, from: Date, to: Dat
   const [row] = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM demo_registrations WHERE registered_at >= $1 AND registered_at < $2`, [from, to]);
   return row?.n ?? 0;
 }
+
+/**
+ * Claims an operator's Idempotency-Key in the pharmacy the change is made in (the table every tenant's keys live in,
+ * under row-level security; the caller holds the pharmacy's subscription lock, so a concurrent retry waits here and
+ * then finds the key). 'claimed' the first time; 'replay' for the same request again; 'reused' for another request.
+ */
+export async function claimOperatorKey(q: Queryable, pharmacyId: string, key: string, userId: string, hash: string): Promise<'claimed' | 'replay' | 'reused'> {
+  const claimed = await q.query(
+    `INSERT INTO idempotency_keys (pharmacy_id, key, user_id, request_hash, status_code) VALUES ($1, $2, $3, $4, 200)
+     ON CONFLICT (pharmacy_id, key) DO NOTHING RETURNING key`,
+    [pharmacyId, key, userId, hash],
+  );
+  if (claimed.length > 0) return 'claimed';
+  const [stored] = await q.query<{ request_hash: string }>(`SELECT request_hash FROM idempotency_keys WHERE pharmacy_id = $1 AND key = $2`, [pharmacyId, key]);
+  return stored?.request_hash === hash ? 'replay' : 'reused';
+}

@@ -8,6 +8,7 @@ import { adminDemosResponseSchema, leadIdParamsSchema, updateLeadRequestSchema, 
 import type { ModuleRegistrar } from '../../platform/module.ts';
 import type { RequestAuth } from '../../platform/access.ts';
 import { AppError } from '../../platform/errors.ts';
+import { idempotencyKey, requestHash } from '../../platform/transaction.ts';
 import { listDemosForOperator, updateLeadAsOperator } from '../demo/demo.service.ts';
 import { adminAnalytics, adminOverview, deactivatePharmacy, pharmacyTheme, savePharmacyTheme, extendTrial, listPharmaciesForOperator, reactivatePharmacy, resendOwnerInvitation, setUpCustomer } from './admin.service.ts';
 
@@ -108,10 +109,21 @@ export const registerAdmin: ModuleRegistrar = (app, { db, config, mailer }) => {
   r.post(
     '/api/admin/pharmacies/:id/extend-trial',
     {
-      config: { access: 'operator' },
-      schema: { tags, summary: "Extend a pharmacy's trial by 1 to 90 days (audited)", params: pharmacyIdParamsSchema, body: extendTrialRequestSchema, response: { 200: pharmacyActionResponseSchema } },
+      config: { access: 'operator', idempotent: true },
+      schema: {
+        tags,
+        summary: "Extend a pharmacy's trial by 1 to 90 days (audited; a retry with the same Idempotency-Key extends nothing more)",
+        params: pharmacyIdParamsSchema,
+        body: extendTrialRequestSchema,
+        response: { 200: pharmacyActionResponseSchema },
+      },
     },
-    async (request) => extendTrial(db, operatorOf(request), request.params.id, request.body.days),
+    async (request, reply) => {
+      const key = idempotencyKey(request);
+      const { replayed, ...answer } = await extendTrial(db, operatorOf(request), request.params.id, request.body.days, new Date(), key ? { key, hash: requestHash(request) } : null);
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return answer;
+    },
   );
 
   r.post(

@@ -13,6 +13,7 @@ import { createPharmacy, getTheme, saveTheme } from '../tenancy/pharmacy.service
 import type { Theme } from '@pharmapoint/domain/tenancy';
 import { resendInvite } from '../users/users.service.ts';
 import {
+  claimOperatorKey,
   demoRegistrationsBetween,
   findAllPharmacies,
   insertOwnerUser,
@@ -86,22 +87,42 @@ type OperatorChange = (q: Queryable, sub: NonNullable<Awaited<ReturnType<typeof 
  * pharmacy as tenant (row-level security holds the change to it), the subscription locked, and the change in the
  * pharmacy's audit log under the operator's name, in the same transaction. A pharmacy without a subscription is 404.
  */
-async function changeSubscription(db: Database, operator: RequestAuth, pharmacyId: string, now: Date, change: OperatorChange): Promise<void> {
-  await runTransaction(db, { pharmacyId, userId: operator.userId }, async (q) => {
+async function changeSubscription(db: Database, operator: RequestAuth, pharmacyId: string, now: Date, change: OperatorChange, idempotency?: OperatorKey | null): Promise<{ replayed: boolean }> {
+  return runTransaction(db, { pharmacyId, userId: operator.userId }, async (q) => {
     const sub = await lockSubscription(q, pharmacyId);
     if (!sub) throw new AppError('PHARMACY_NOT_FOUND');
+    if (idempotency) {
+      const claim = await claimOperatorKey(q, pharmacyId, idempotency.key, operator.userId, idempotency.hash);
+      if (claim === 'reused') throw new AppError('IDEMPOTENCY_KEY_REUSED');
+      if (claim === 'replay') return { replayed: true };
+    }
     const done = await change(q, sub);
     if (done) await audit(q, { pharmacyId, userId: operator.userId }, done.action, 'subscription', pharmacyId, done.before, { ...(done.after as object), by: 'platform_operator', operatorEmail: operator.email });
+    return { replayed: false };
   });
+}
+
+/** An operator request's Idempotency-Key and the hash of the request it was first sent with. */
+export interface OperatorKey {
+  key: string;
+  hash: string;
 }
 
 /**
  * Extends a trial by `days` from the later of now and its current end ('Not in trial period' for a licensed
- * pharmacy; a deactivated one must be reactivated first). An expired trial starts running again.
+ * pharmacy; a deactivated one must be reactivated first). An expired trial starts running again. With an
+ * Idempotency-Key, a retry of the same request extends nothing more and answers the pharmacy as it is (issue 7).
  */
-export async function extendTrial(db: Database, operator: RequestAuth, pharmacyId: string, days: number, now = new Date()): Promise<PharmacyActionResponse> {
+export async function extendTrial(
+  db: Database,
+  operator: RequestAuth,
+  pharmacyId: string,
+  days: number,
+  now = new Date(),
+  idempotency: OperatorKey | null = null,
+): Promise<PharmacyActionResponse & { replayed: boolean }> {
   let newEnd = now;
-  await changeSubscription(db, operator, pharmacyId, now, async (q, sub) => {
+  const { replayed } = await changeSubscription(db, operator, pharmacyId, now, async (q, sub) => {
     if (sub.status === 'inactive') throw new AppError('ADMIN_PHARMACY_INACTIVE');
     if (sub.planId !== 'trial') throw new AppError('NOT_IN_TRIAL');
     const currentEnd = sub.trialEndDate ?? sub.endDate;
@@ -109,9 +130,9 @@ export async function extendTrial(db: Database, operator: RequestAuth, pharmacyI
     newEnd = new Date(from.getTime() + days * 86_400_000);
     await setTrialEnd(q, pharmacyId, newEnd, now);
     return { action: 'admin.trial_extended', before: { trialEndDate: currentEnd }, after: { trialEndDate: newEnd.toISOString(), days } };
-  });
+  }, idempotency);
   const pharmacy = await pharmacyForOperator(db.owner, pharmacyId, now);
-  return { pharmacy, message: `Trial extended by ${days} day${days === 1 ? '' : 's'} for ${pharmacy.name}` };
+  return { pharmacy, message: `Trial extended by ${days} day${days === 1 ? '' : 's'} for ${pharmacy.name}`, replayed };
 }
 
 /** Deactivates a pharmacy (its subscription inactive: the system stops for it until reactivated). */
