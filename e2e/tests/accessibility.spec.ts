@@ -36,7 +36,7 @@ test('the login page has no serious accessibility violations', async ({ page }) 
 // cold page per screen; each screen is its own step and a soft assertion, so every screen is checked and reported.
 test('the main screens have no serious accessibility violations (signed in as the owner)', async ({ page }) => {
   test.setTimeout(60_000 + SCREENS.length * 30_000);
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   for (const screen of SCREENS) {
     await test.step(screen.path, async () => {
       await page.goto(screen.path);

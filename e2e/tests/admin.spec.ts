@@ -2,8 +2,7 @@ import { expect, test } from '@playwright/test';
 import { signInAs, unique } from './helpers';
 
 test('the operator extends a trial on Customers and sees the pharmacy on the SaaS dashboard', async ({ page }) => {
-  await signInAs(page, 'operator', { expectUrl: /\/app\// });
-  await page.goto('/app/admin/customers');
+  await signInAs(page, 'operator', { open: '/app/admin/customers' });
   await expect(page.getByRole('heading', { level: 1, name: 'Customers' })).toBeVisible();
   await expect(page.getByText('Admin Mode — you are managing the PharmaPoint platform')).toBeVisible();
 

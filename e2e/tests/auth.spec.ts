@@ -23,7 +23,7 @@ test('a wrong password is refused with the specification message', async ({ page
 });
 
 test('signing in greets the user and signing out says goodbye', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signIn(page, USERS.owner);
   await expect(page.getByText('Welcome back!')).toBeVisible();
   await page.getByRole('button', { name: 'Logout', exact: true }).click();
   await expect(page.getByText('Logged out successfully')).toBeVisible();
@@ -105,8 +105,7 @@ test('email verification links: a malformed link, a used or unknown code, and no
   // Resending is for the signed-in user only (seed 002): a visitor is asked to sign in, and offered no button.
   await expect(page.getByText('Please sign in first to resend verification email.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Resend Verification Email' })).toHaveCount(0);
-  await signInAs(page, 'owner');
-  await page.goto('/verify-email?mode=verifyEmail&oobCode=not-a-real-code');
+  await signInAs(page, 'owner', { open: '/verify-email?mode=verifyEmail&oobCode=not-a-real-code' });
   await expect(page.getByRole('button', { name: 'Resend Verification Email' })).toBeVisible();
 });
 

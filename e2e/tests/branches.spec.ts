@@ -2,8 +2,7 @@ import { expect, test } from '@playwright/test';
 import { signInAs, unique } from './helpers';
 
 test('the owner adds, edits, deactivates and reactivates a branch', async ({ page }) => {
-  await signInAs(page, 'owner');
-  await page.goto('/app/branches');
+  await signInAs(page, 'owner', { open: '/app/branches' });
   const table = page.getByRole('table', { name: 'Branches of the pharmacy' });
   await expect(table.getByRole('row', { name: /Main Branch/ })).toContainText('Default');
   await expect(table.getByRole('row', { name: /Westlands Branch/ })).toBeVisible();
@@ -54,8 +53,7 @@ test('the owner adds, edits, deactivates and reactivates a branch', async ({ pag
 });
 
 test('the owner moves the default flag to another branch and back', async ({ page }) => {
-  await signInAs(page, 'owner');
-  await page.goto('/app/branches');
+  await signInAs(page, 'owner', { open: '/app/branches' });
   const table = page.getByRole('table', { name: 'Branches of the pharmacy' });
   const name = unique('Nakuru');
   await page.getByRole('button', { name: 'Add branch' }).click();

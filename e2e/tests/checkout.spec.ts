@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { passwordField, signIn, unique, USERS } from './helpers';
+import { passwordField, signIn, signInAs, unique, USERS } from './helpers';
 
 /**
  * Buying the licence by M-Pesa (issue 11 items 2-4) against the local Kopo Kopo simulator the server starts without
@@ -92,8 +92,7 @@ test('an email that already has an account is blocked before payment', async ({ 
 });
 
 test('an owner pays the yearly hosting by M-Pesa from the subscription screen', async ({ page }) => {
-  await signIn(page, USERS.owner);
-  await page.goto('/app/subscription#hosting-payment');
+  await signInAs(page, 'owner', { open: '/app/subscription#hosting-payment' });
   const section = page.locator('#hosting-payment');
   await section.getByLabel('M-Pesa phone number').fill('0744 555 666');
   await section.getByRole('button', { name: 'Pay hosting: KSh 3,500.00' }).click();
@@ -103,6 +102,10 @@ test('an owner pays the yearly hosting by M-Pesa from the subscription screen', 
   const prompt = phone.locator('li.prompt', { hasText: '+254744555666' }).filter({ has: phone.getByRole('button', { name: 'Approve' }) });
   await expect(prompt).toContainText('KSh 3,500');
   await prompt.getByRole('button', { name: 'Approve' }).click();
+  // The phone page posts the answer as a form: closing it before the simulator has answered could cancel that
+  // request, and the payment then stayed pending until the test timed out (the flaky run). The simulator answers
+  // only after it has delivered the callback to the server, so 'Success' here means the server has the result.
+  await expect(phone.locator('li.prompt', { hasText: '+254744555666' }).first()).toContainText('Success');
   await phone.close();
   await expect(page.getByText(/^Hosting paid\. It now runs until /)).toBeVisible({ timeout: 15_000 });
   await expect(section.getByRole('button', { name: 'Pay hosting: KSh 3,500.00' })).toBeVisible();

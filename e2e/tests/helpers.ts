@@ -43,9 +43,33 @@ export async function signIn(page: Page, email: string, password: string = SEEDE
   await expect(page).toHaveURL(options.expectUrl ?? /\/app\//);
 }
 
-/** Signs in as one of the seeded users. */
-export async function signInAs(page: Page, who: SeededUserKey, options: { expectUrl?: RegExp } = {}): Promise<void> {
-  await signIn(page, USERS[who], SEEDED_PASSWORD, options);
+/** Where the sign-in form sends a user with no remembered destination (the web's landingAfterSignIn). */
+function landingOf(me: { pharmacy: unknown; user: { isPlatformOperator?: boolean } }): string {
+  if (me.pharmacy) return '/app/dashboard';
+  return me.user.isPlatformOperator ? '/app/admin' : '/choose-pharmacy';
+}
+
+/**
+ * Signs in through the API (POST /api/auth/login, as the sign-in form does, with its CSRF cookie and header) in this
+ * page's browser context: a new session of its own, like the form gives, without rendering the sign-in page. The
+ * form itself is tested by auth.spec (signIn). Then opens `open` (default: where the form would land, the
+ * dashboard for a pharmacy member) and waits for a signed-in URL; `open: false` opens nothing, for a test whose
+ * next step is an API call or a page.goto of its own.
+ */
+export async function signInAs(page: Page, who: SeededUserKey, options: { expectUrl?: RegExp; open?: string | false } = {}): Promise<void> {
+  const request = page.context().request;
+  const csrfCookie = async () => (await page.context().cookies()).find((cookie) => cookie.name === 'pp_csrf')?.value;
+  if (!(await csrfCookie())) await request.get('/api/auth/providers');
+  const csrf = await csrfCookie();
+  if (!csrf) throw new Error('the server set no pp_csrf cookie');
+  const response = await request.post('/api/auth/login', {
+    data: { email: USERS[who], password: SEEDED_PASSWORD },
+    headers: { 'x-csrf-token': decodeURIComponent(csrf) },
+  });
+  expect(response.status(), `sign-in of ${USERS[who]}: ${await response.text()}`).toBe(200);
+  if (options.open === false) return;
+  await page.goto(options.open ?? landingOf(await response.json()));
+  await expect(page).toHaveURL(options.expectUrl ?? /\/app\//);
 }
 
 /** The sidebar's main navigation. */
@@ -139,7 +163,7 @@ export function signedInState(browser: Browser, who: SeededUserKey): Promise<Sto
     const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
     try {
       const page = await context.newPage();
-      await signInAs(page, who, { expectUrl: /\/app\// });
+      await signInAs(page, who, { open: false });
       return await context.storageState();
     } finally {
       await context.close();

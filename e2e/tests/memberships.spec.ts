@@ -22,7 +22,7 @@ async function invite(page: Page, email: string, name: string, role: string) {
 
 test('an invitation of an existing account reveals nothing, and the person accepts it in their own session', async ({ page }) => {
   // Joseph Mwangi owns Uzima Chemists. Afya Bora invites his email under a name of its own.
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   await invite(page, USERS.trialOwner, 'Joseph Afya', 'staff');
   const row = page.getByRole('row', { name: new RegExp(USERS.trialOwner) });
   await expect(row).toContainText('Joseph Afya');
@@ -52,15 +52,14 @@ test('an invitation of an existing account reveals nothing, and the person accep
 
   // Afya Bora now sees the person as he is.
   await page.context().clearCookies();
-  await signInAs(page, 'owner');
-  await page.goto('/app/users');
+  await signInAs(page, 'owner', { open: '/app/users' });
   await expect(page.getByRole('row', { name: new RegExp(USERS.trialOwner) })).toContainText('Joseph Mwangi');
   await expect(page.getByRole('row', { name: new RegExp(USERS.trialOwner) })).toContainText('Active');
 });
 
 test('a new person accepts by the emailed link, and switches between the two pharmacies they work in', async ({ page }) => {
   const email = `${unique('two-places')}@afyabora.test`;
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   await invite(page, email, 'Amina Two', 'cashier');
 
   const link = await linkFromMailbox(page.request, email, '/accept-invite');

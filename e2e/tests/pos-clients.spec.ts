@@ -69,7 +69,7 @@ async function completeInCash(page: Page): Promise<any> {
 }
 
 test('add a new client at the till: the rules, the phone normalised, the client selected at once', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   await openTill(page);
   await expect(page.getByRole('combobox', { name: 'Customer' })).toContainText('Walk-in Customer');
   await page.getByRole('button', { name: 'Add New Client' }).click();
@@ -109,7 +109,7 @@ test('add a new client at the till: the rules, the phone normalised, the client 
 });
 
 test('a DDA sale: a registered client, the prescription asked, and prefilled from the last one the second time', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const morphine = await product(page, 'Morphine Sulphate 10mg', { isDda: true });
   const client = unique('Otieno Wafula');
   await post(page, '/api/contacts', { type: 'customer', name: client, phone: '0733444555', location: 'Kisumu', address: 'Oginga Odinga St' });
@@ -156,7 +156,7 @@ test('a DDA sale: a registered client, the prescription asked, and prefilled fro
 });
 
 test('a refill reminder: a real client needed, 1-365 days, the due date, stored on the sale line', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const metformin = await product(page, 'Metformin 850mg');
   const client = unique('Njeri Kamau');
   await post(page, '/api/contacts', { type: 'customer', name: client, phone: '0711222333' });
@@ -193,7 +193,7 @@ test('a refill reminder: a real client needed, 1-365 days, the due date, stored 
 });
 
 test('a till expense with transport: the section, its rules and total, saved approved for the branch', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   await openTill(page);
   await page.getByRole('button', { name: 'Record Expense' }).click();
   const dialog = page.getByRole('dialog', { name: 'Record Expense' });
@@ -249,7 +249,7 @@ test('a till expense with transport: the section, its rules and total, saved app
 
 test('on a 360 px phone the client and expense dialogs fit without sideways scrolling', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   await openTill(page);
   const fits = async (dialogName: string) => {
     const dialog = page.getByRole('dialog', { name: dialogName });

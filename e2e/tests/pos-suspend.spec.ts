@@ -83,7 +83,7 @@ function suspendedRow(page: Page, client: string) {
 }
 
 test('suspend at the till with stock reserved, resume on another page, complete: the reserved pieces are sold', async ({ page, context }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const { productId, name, client } = await setUp(page, 'Ventolin Inhaler');
   await suspendAtTill(page, name, client, 'Back after the clinic');
   expect(await stockOf(page, productId)).toEqual({ quantity: 7, reservedQuantity: 3 });
@@ -122,7 +122,7 @@ test('suspend at the till with stock reserved, resume on another page, complete:
 });
 
 test('suspend, then cancel from the suspended-sales screen: the reserved stock goes back; the screen fits a phone', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const { productId, name, client } = await setUp(page, 'Salbutamol Syrup');
   await suspendAtTill(page, name, client, 'Customer will confirm the dose');
   expect(await stockOf(page, productId)).toEqual({ quantity: 7, reservedQuantity: 3 });

@@ -82,7 +82,7 @@ function cartLine(page: Page, name: string) {
 }
 
 test('a cash sale: scan, search, P/W, discount, change, complete, receipt and reprint', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const panadol = await product(page, 'Panadol Extra', { priceCents: 1000, costCents: 500, packageSize: 10, quantity: 40 });
   const amox = await product(page, 'Amoxil 250mg', { priceCents: 2550, costCents: 1200 });
   await openTill(page);
@@ -169,10 +169,10 @@ async function completeAndReadInvoice(page: Page): Promise<string> {
 test('an M-Pesa sale takes the exact amount and the confirmation code; refused cases say why', async ({ page, browser }) => {
   // The owner stocks the product (a cashier may not create products).
   const owner = await browser.newPage();
-  await signInAs(owner, 'owner');
+  await signInAs(owner, 'owner', { open: false });
   const item = await product(owner, 'Cetirizine 10mg', { priceCents: 15000, costCents: 8000 });
   await owner.close();
-  await signInAs(page, 'cashier');
+  await signInAs(page, 'cashier', { open: false });
   await openTill(page);
 
   // A cashier holds neither pos:discount nor pos:price_override: no discount box, no price input.
@@ -202,7 +202,7 @@ test('an M-Pesa sale takes the exact amount and the confirmation code; refused c
 });
 
 test('a split tender: part cash, part M-Pesa, change only out of cash', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const item = await product(page, 'Augmentin 625mg', { priceCents: 120000, costCents: 70000 });
   await openTill(page);
   await searchAndAdd(page, item.name);
@@ -222,7 +222,7 @@ test('a split tender: part cash, part M-Pesa, change only out of cash', async ({
 });
 
 test('a credit sale needs a registered client and leaves a balance owed', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const item = await product(page, 'Metformin 500mg', { priceCents: 30000, costCents: 15000 });
   const clientName = unique('Wanjiru Otieno');
   await post(page, '/api/contacts', { type: 'customer', name: clientName, phone: '0712345678' });
@@ -245,7 +245,7 @@ test('a credit sale needs a registered client and leaves a balance owed', async 
 });
 
 test('a backdated sale shows the notice and is recorded on its date; the date window is kept', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const item = await product(page, 'ORS Sachets', { priceCents: 5000, costCents: 2000 });
   await openTill(page);
   const today = await page.getByLabel('Sale date').inputValue();
@@ -265,8 +265,7 @@ test('a backdated sale shows the notice and is recorded on its date; the date wi
 });
 
 test('a manager may not switch the till to another branch', async ({ page }) => {
-  await signInAs(page, 'manager');
-  await page.goto('/pos');
+  await signInAs(page, 'manager', { open: '/pos' });
   await expect(page.getByLabel('Branch')).toHaveValue(/.+/);
   const before = await page.getByLabel('Branch').inputValue();
   await page.getByLabel('Branch').selectOption({ label: 'Westlands Branch' });
@@ -275,7 +274,7 @@ test('a manager may not switch the till to another branch', async ({ page }) => 
 });
 
 test('the owner switches branch with a cart after confirming, and the till resets', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const item = await product(page, 'Vitamin C 1000mg', { priceCents: 8000, costCents: 4000 });
   await openTill(page);
   await searchAndAdd(page, item.name);
@@ -290,7 +289,7 @@ test('the owner switches branch with a cart after confirming, and the till reset
 });
 
 test('keyboard only: scan, F8 pay, F9 complete; Ctrl+Delete clears after asking; the help lists the keys', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const item = await product(page, 'Zinc Tablets', { priceCents: 5000, costCents: 2000 });
   await openTill(page);
   await scan(page, item.sku);
@@ -303,8 +302,15 @@ test('keyboard only: scan, F8 pay, F9 complete; Ctrl+Delete clears after asking;
   await expect(page.getByLabel('Amount paid')).toBeFocused();
   await page.keyboard.type('100');
   await page.keyboard.press('F9');
-  await expect(page.getByRole('dialog', { name: 'Sale Receipt' }).getByTestId('receipt')).toContainText('KSh 50.00');
+  const receipt = page.getByRole('dialog', { name: 'Sale Receipt' });
+  await expect(receipt.getByTestId('receipt')).toContainText('KSh 50.00');
+  // The receipt listens for Escape once the effects of its first render have run; the same effects move the focus
+  // into it. Chromium handles input before a pending script task, so an Escape sent the instant the receipt was
+  // drawn could arrive before its listener: the key reached nothing, the receipt stayed open and the search box was
+  // never focused (the flaky run). A person sees the receipt before pressing a key; the test waits as long.
+  await expect(receipt.locator(':focus')).toHaveCount(1);
   await page.keyboard.press('Escape');
+  await expect(receipt).toBeHidden();
   await expect(search(page)).toBeFocused();
   await page.getByRole('button', { name: 'Shortcuts' }).click();
   await expect(page.getByRole('region', { name: 'Shortcuts' })).toContainText('Complete sale');
@@ -312,9 +318,9 @@ test('keyboard only: scan, F8 pay, F9 complete; Ctrl+Delete clears after asking;
 
 test('a price changed on the server meanwhile is refused by name, then the till takes the new price', async ({ page, browser }) => {
   const owner = await browser.newPage();
-  await signInAs(owner, 'owner');
+  await signInAs(owner, 'owner', { open: false });
   const item = await product(owner, 'Omeprazole 20mg', { priceCents: 10000, costCents: 5000 });
-  await signInAs(page, 'cashier');
+  await signInAs(page, 'cashier', { open: false });
   await openTill(page);
   await searchAndAdd(page, item.name);
   await expect(page.getByTestId('pos-total')).toHaveText('KSh 100.00');
@@ -334,7 +340,7 @@ test('a price changed on the server meanwhile is refused by name, then the till 
 });
 
 test('refused cart changes say why: whole packages short, a DDA product for a walk-in customer', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const few = await product(page, 'Amoxil Caps', { priceCents: 1000, costCents: 500, packageSize: 10, quantity: 5 });
   const some = await product(page, 'Flagyl 400mg', { priceCents: 1000, costCents: 500, packageSize: 10, quantity: 25 });
   const dda = await product(page, 'Morphine Sulphate 10mg', { priceCents: 5000, costCents: 2500, isDda: true });
@@ -364,7 +370,7 @@ test('refused cart changes say why: whole packages short, a DDA product for a wa
 });
 
 test('a line another till just sold out is flagged before payment', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const item = await product(page, 'Loratadine 10mg', { priceCents: 1000, costCents: 500, quantity: 3 });
   await openTill(page);
   await searchAndAdd(page, item.name);
@@ -387,7 +393,7 @@ test.describe('on a 360 x 740 phone', () => {
   test.use({ viewport: { width: 360, height: 740 } });
 
   test('the cash sale works without sideways scrolling', async ({ page }) => {
-    await signInAs(page, 'owner');
+    await signInAs(page, 'owner', { open: false });
     const item = await product(page, 'Ibuprofen 400mg', { priceCents: 2000, costCents: 1000 });
     await openTill(page);
     await searchAndAdd(page, item.name);

@@ -5,10 +5,9 @@ import { signInAs, unique } from './helpers';
 /** Issue 3, products: the form with live minimum price, edits, the list, CSV export and bulk import. */
 
 test('the owner creates a product, sees the minimum selling price computed, edits its price and finds it in the list', async ({ page }) => {
-  await signInAs(page, 'owner');
   const name = unique('Amoxicillin 500mg Capsules');
   const sku = unique('AMX').toUpperCase();
-  await page.goto('/app/products/add');
+  await signInAs(page, 'owner', { open: '/app/products/add' });
   await expect(page.getByRole('heading', { level: 1, name: 'Add Product' })).toBeVisible();
 
   await page.getByLabel('Product name').fill(name);
@@ -71,8 +70,7 @@ test('the owner creates a product, sees the minimum selling price computed, edit
 });
 
 test('the product form shows the checks of the browser and the messages of the server', async ({ page }) => {
-  await signInAs(page, 'owner');
-  await page.goto('/app/products/add');
+  await signInAs(page, 'owner', { open: '/app/products/add' });
   let posts = 0;
   page.on('request', (request) => {
     if (request.method() === 'POST' && request.url().endsWith('/api/products')) posts += 1;
@@ -95,8 +93,7 @@ test('the product form shows the checks of the browser and the messages of the s
 });
 
 test('the list filters by stock status and category, sorts, pages and exports to CSV', async ({ page }) => {
-  await signInAs(page, 'owner');
-  await page.goto('/app/products');
+  await signInAs(page, 'owner', { open: '/app/products' });
   await expect(page.getByRole('heading', { level: 1, name: 'Products' })).toBeVisible();
   const table = page.getByRole('table', { name: /Products in Main Branch/ });
   await expect(table).toBeVisible();
@@ -136,8 +133,7 @@ test('the list filters by stock status and category, sorts, pages and exports to
 });
 
 test('bulk import: template, mapping, preview, a bad row reported with its number, all-or-nothing then valid rows only', async ({ page }) => {
-  await signInAs(page, 'owner');
-  await page.goto('/app/products/bulk-import');
+  await signInAs(page, 'owner', { open: '/app/products/bulk-import' });
   await expect(page.getByRole('heading', { level: 1, name: 'Bulk Import' })).toBeVisible();
 
   const templatePromise = page.waitForEvent('download');
@@ -191,16 +187,14 @@ test('bulk import: template, mapping, preview, a bad row reported with its numbe
 });
 
 test('a malformed CSV is refused before anything is sent', async ({ page }) => {
-  await signInAs(page, 'owner');
-  await page.goto('/app/products/bulk-import');
+  await signInAs(page, 'owner', { open: '/app/products/bulk-import' });
   await page.getByLabel('CSV file').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('Name,SKU\n"Unclosed,1\n') });
   await expect(page.getByText(/^The CSV file is malformed: a quoted cell is never closed \(row \d+\)\.$/)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Import Products' })).toHaveCount(0);
 });
 
 test('a cashier sees products but no add, edit or import controls', async ({ page }) => {
-  await signInAs(page, 'cashier');
-  await page.goto('/app/products');
+  await signInAs(page, 'cashier', { open: '/app/products' });
   await expect(page.getByRole('heading', { level: 1, name: 'Products' })).toBeVisible();
   await expect(page.getByRole('table', { name: /Products in/ })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Add Product' })).toHaveCount(0);
@@ -214,8 +208,7 @@ test('a cashier sees products but no add, edit or import controls', async ({ pag
 });
 
 test('the read-only demo sees the catalogue and its history but no saving controls', async ({ page }) => {
-  await signInAs(page, 'demo');
-  await page.goto('/app/products');
+  await signInAs(page, 'demo', { open: '/app/products' });
   await expect(page.getByRole('table', { name: /Products in/ })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Export CSV' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Add Product' })).toHaveCount(0);
@@ -230,8 +223,7 @@ test('the read-only demo sees the catalogue and its history but no saving contro
 
 test('at 360 px the product form fits the screen: the per-branch prices wrap instead of scrolling sideways', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
-  await signInAs(page, 'owner');
-  await page.goto('/app/products/add');
+  await signInAs(page, 'owner', { open: '/app/products/add' });
   await expect(page.getByRole('heading', { level: 1, name: 'Add Product' })).toBeVisible();
   const price = page.getByLabel('Selling price (KSh), Main Branch');
   await price.scrollIntoViewIfNeeded();

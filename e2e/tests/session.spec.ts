@@ -4,9 +4,7 @@ import { passwordField, SEEDED_PASSWORD, signInAs } from './helpers';
 
 test('a PIN set in the profile unlocks the session that locked itself after 15 minutes without activity', async ({ page }) => {
   await page.clock.install();
-  await signInAs(page, 'user');
-
-  await page.goto('/app/profile');
+  await signInAs(page, 'user', { open: '/app/profile' });
   await expect(page.getByRole('heading', { name: 'My Profile' })).toBeVisible();
   await page.getByLabel('New PIN').fill('12a');
   await expect(page.getByLabel('New PIN')).toHaveValue('12');
@@ -43,9 +41,15 @@ test('when the countdown reaches 0:00 the locked session signs out, and stays si
   await page.clock.install();
   await signInAs(page, 'staff');
   await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+  // The jump makes the 30-second poll of /api/me due too. Its answer must be in before the routes below are set:
+  // while that request is still in flight, the poll that falls due at 0:00 joins it (the query client asks no
+  // second time), no /api/me reaches the route below, and the sign-out waited for it until the test timed out
+  // (the test failed now and then on a loaded machine, where the server answers slowly).
+  const lockPoll = page.waitForResponse((response) => response.url().endsWith('/api/me'));
   await page.clock.fastForward('15:01');
   const overlay = page.getByRole('dialog', { name: 'Session Locked' });
   await expect(overlay).toBeVisible();
+  await (await lockPoll).finished();
 
   // Jumping five minutes also makes the 30-second poll of /api/me due, so at 0:00 a poll races the sign-out. When
   // the poll was answered while the session still lived and its answer arrived after the sign-out, the browser put

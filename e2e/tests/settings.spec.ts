@@ -2,8 +2,7 @@ import { expect, test } from '@playwright/test';
 import { signInAs, unique } from './helpers';
 
 test('the owner edits the settings, saves them and finds them saved after a reload', async ({ page }) => {
-  await signInAs(page, 'owner');
-  await page.goto('/app/settings');
+  await signInAs(page, 'owner', { open: '/app/settings' });
   await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
   const tabs = page.getByRole('tablist', { name: 'Settings sections' });
   for (const tab of ['Business', 'Invoicing', 'Tax & money', 'Stock', 'Pricing', 'Branches', 'Payment', 'Sales switches', 'Display', 'Integrations', 'Theme & branding']) {
@@ -32,8 +31,7 @@ test('the owner edits the settings, saves them and finds them saved after a relo
 });
 
 test('invalid settings are caught in the browser with the shared schema and nothing is sent', async ({ page }) => {
-  await signInAs(page, 'owner');
-  await page.goto('/app/settings');
+  await signInAs(page, 'owner', { open: '/app/settings' });
   await page.getByRole('tab', { name: 'Pricing' }).click();
   await page.getByLabel('Maximum discount (%)').fill('150');
   await page.getByRole('tab', { name: 'Business' }).click();
@@ -53,8 +51,7 @@ test('invalid settings are caught in the browser with the shared schema and noth
 });
 
 test('the theme is saved and applied to the app at once', async ({ page }) => {
-  await signInAs(page, 'owner');
-  await page.goto('/app/settings');
+  await signInAs(page, 'owner', { open: '/app/settings' });
   await page.getByRole('tab', { name: 'Theme & branding' }).click();
   const primary = page.getByRole('textbox', { name: 'Primary colour', exact: true });
   await expect(primary).toHaveValue(/^#[0-9a-fA-F]{6}$/);
@@ -81,8 +78,7 @@ test('the theme is saved and applied to the app at once', async ({ page }) => {
 });
 
 test('a manager may edit business settings but not the theme', async ({ page }) => {
-  await signInAs(page, 'manager');
-  await page.goto('/app/settings');
+  await signInAs(page, 'manager', { open: '/app/settings' });
   await expect(page.getByLabel('Pharmacy name')).toBeVisible();
   await page.getByRole('tab', { name: 'Theme & branding' }).click();
   await expect(page.getByText('Only the owner, an admin or a user with system settings permission can change the theme.')).toBeVisible();
@@ -91,8 +87,7 @@ test('a manager may edit business settings but not the theme', async ({ page }) 
 
 test('at 1366 px every settings tab is on screen, the time zone is chosen from a list and a phone must be Kenyan', async ({ page }) => {
   await page.setViewportSize({ width: 1366, height: 768 });
-  await signInAs(page, 'owner');
-  await page.goto('/app/settings');
+  await signInAs(page, 'owner', { open: '/app/settings' });
   const tabs = page.getByRole('tablist', { name: 'Settings sections' });
   await expect(tabs.getByRole('tab', { name: 'Theme & branding' })).toBeInViewport();
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);

@@ -33,8 +33,7 @@ test('a visitor on public pages never asks who is signed in (no 401 from /api/me
 });
 
 test('a signed-in user is still recognised on public pages', async ({ page }) => {
-  await signInAs(page, 'owner');
-  await page.goto('/demo');
+  await signInAs(page, 'owner', { open: '/demo' });
   await expect(page.getByRole('link', { name: 'Dashboard' }).first()).toBeVisible();
 });
 
@@ -89,8 +88,7 @@ test.describe('signed in as the owner (one sign-in per worker)', () => {
 });
 
 test('the operator, who belongs to no pharmacy, is not offered Exit Admin Mode and gets a clear page in /app', async ({ page }) => {
-  await signInAs(page, 'operator', { expectUrl: /\/app\// });
-  await page.goto('/app/admin/saas-dashboard');
+  await signInAs(page, 'operator', { open: '/app/admin/saas-dashboard' });
   await expect(page.getByText('Admin Mode — you are managing the PharmaPoint platform')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Exit Admin Mode' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();

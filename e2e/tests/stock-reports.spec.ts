@@ -40,8 +40,7 @@ async function column(page: Page, index: number): Promise<string[]> {
 }
 
 test('the owner sees stock health per branch on the dashboard, with numbers that lead to the reports', async ({ page }) => {
-  await signInAs(page, 'owner');
-  await page.goto('/app/dashboard');
+  await signInAs(page, 'owner', { open: '/app/dashboard' });
   await expect(page.getByRole('heading', { level: 2, name: 'Stock health' })).toBeVisible();
   const summary = await branchSummary(page);
   // Other specs may add branches to the shared demo pharmacy; the two seeded ones are always there.
@@ -94,7 +93,7 @@ test('the owner sees stock health per branch on the dashboard, with numbers that
 });
 
 test('the expiry report lists expired and expiring batches across branches, sorted by expiry, filtered by branch and window', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const summary = await branchSummary(page);
   await page.goto('/app/reports/expiry');
   await expect(page.getByRole('heading', { level: 1, name: 'Expiry Report' })).toBeVisible();
@@ -140,7 +139,7 @@ test('the expiry report lists expired and expiring batches across branches, sort
 });
 
 test('the low stock report lists out and low products per branch with threshold and reorder level', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const summary = await branchSummary(page);
   await page.goto('/app/reports/low-stock');
   await expect(page.getByRole('heading', { level: 1, name: 'Low Stock Report' })).toBeVisible();
@@ -173,8 +172,7 @@ test('the low stock report lists out and low products per branch with threshold 
 });
 
 test('a cashier sees the stock health of Main Branch only, without report links, and no reports', async ({ page }) => {
-  await signInAs(page, 'cashier');
-  await page.goto('/app/dashboard');
+  await signInAs(page, 'cashier', { open: '/app/dashboard' });
   await expect(page.getByRole('heading', { level: 2, name: 'Stock health' })).toBeVisible();
   await expect(branchCard(page, 'Main Branch').getByRole('img')).toHaveAttribute('aria-label', /^Main Branch: \d+ products out of stock/);
   await expect(page.getByRole('heading', { level: 3, name: 'Westlands Branch' })).toHaveCount(0);
@@ -192,8 +190,7 @@ test('a cashier sees the stock health of Main Branch only, without report links,
 test.describe('the product list on small and mid-size screens', () => {
   test('on a phone the secondary filters sit behind a Filters button and the actions column is reachable', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await signInAs(page, 'owner');
-    await page.goto('/app/products');
+    await signInAs(page, 'owner', { open: '/app/products' });
     await expect(page.getByRole('heading', { level: 1, name: 'Products' })).toBeVisible();
     await expect(page.getByLabel('Search products')).toBeVisible();
     await expect(page.getByLabel('Sort by')).toBeHidden();
@@ -215,8 +212,7 @@ test.describe('the product list on small and mid-size screens', () => {
 
   test('at 1280 px every filter shows and the History and Edit actions are visible', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
-    await signInAs(page, 'owner');
-    await page.goto('/app/products');
+    await signInAs(page, 'owner', { open: '/app/products' });
     await expect(page.getByLabel('Sort by')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Filters' })).toBeHidden();
     // Without any sideways scrolling, the first row's actions are on screen (the column stays in view).

@@ -45,7 +45,7 @@ async function chooseProduct(page: Page, name: string): Promise<void> {
 }
 
 test('the owner adjusts stock (change and counted quantity) and sees it in the history and the adjustments list', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const product = await productWithStock(page, 'Paracetamol Syrup 100ml');
 
   await page.goto(`/app/stock-adjustments?productId=${product.id}`);
@@ -110,7 +110,7 @@ test('the owner adjusts stock (change and counted quantity) and sees it in the h
 });
 
 test('a transfer is requested, approved, dispatched, received in two parts; another is cancelled after dispatch', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const product = await productWithStock(page, 'Metformin 500mg Tablets');
 
   await page.goto('/app/stock-transfers');
@@ -188,14 +188,13 @@ test('a transfer is requested, approved, dispatched, received in two parts; anot
 });
 
 test('an inventory clerk may create and dispatch transfers but sees no Approve button', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const product = await productWithStock(page, 'Omeprazole 20mg Capsules');
   const { main, westlands } = await branches(page);
   await post(page, '/api/stock/transfers', { fromBranchId: main.id, toBranchId: westlands.id, items: [{ productId: product.id, quantity: 2 }] });
   await page.context().clearCookies();
 
-  await signInAs(page, 'inventory');
-  await page.goto('/app/stock-transfers');
+  await signInAs(page, 'inventory', { open: '/app/stock-transfers' });
   await expect(page.getByRole('form', { name: 'New transfer' })).toBeVisible();
   const row = page.getByRole('table', { name: 'Stock transfers' }).getByRole('row').filter({ hasText: product.name });
   await expect(row).toContainText('Requested');
@@ -204,14 +203,13 @@ test('an inventory clerk may create and dispatch transfers but sees no Approve b
 });
 
 test('a stock change shows at once here and live in another browser, and a failed write is rolled back', async ({ page, browser }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const product = await productWithStock(page, 'Ibuprofen 400mg Tablets');
 
   // A second browser (its own cookies, its own server-sent events stream) watching the product list.
   const other = await browser.newContext();
   const watcher = await other.newPage();
-  await signInAs(watcher, 'owner');
-  await watcher.goto(`/app/products?q=${encodeURIComponent(product.name)}`);
+  await signInAs(watcher, 'owner', { open: `/app/products?q=${encodeURIComponent(product.name)}` });
   const watched = watcher.getByRole('row').filter({ hasText: product.name }).getByTestId('stock-quantity');
   await expect(watched).toHaveText('20');
 

@@ -2,8 +2,7 @@ import { expect, test } from '@playwright/test';
 import { signInAs, unique } from './helpers';
 
 test('the trial owner sees the trial, its limits and the standard plan', async ({ page }) => {
-  await signInAs(page, 'trialOwner');
-  await page.goto('/app/subscription');
+  await signInAs(page, 'trialOwner', { open: '/app/subscription' });
   await expect(page.getByRole('heading', { level: 1, name: 'Subscription' })).toBeVisible();
   await expect(page.getByText(/^Trial expires in \d+ days$/).first()).toBeVisible();
   await expect(page.getByText('Free trial')).toBeVisible();
@@ -18,8 +17,7 @@ test('the trial owner sees the trial, its limits and the standard plan', async (
 });
 
 test('the trial plan allows one branch: a second one is refused with the limit message', async ({ page }) => {
-  await signInAs(page, 'trialOwner');
-  await page.goto('/app/branches');
+  await signInAs(page, 'trialOwner', { open: '/app/branches' });
   await page.getByRole('button', { name: 'Add branch' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add branch' });
   await dialog.getByLabel('Branch name').fill(unique('Thika'));
@@ -28,8 +26,7 @@ test('the trial plan allows one branch: a second one is refused with the limit m
 });
 
 test("tenant isolation: the trial owner sees only Uzima Chemists' branches and staff", async ({ page }) => {
-  await signInAs(page, 'trialOwner');
-  await page.goto('/app/branches');
+  await signInAs(page, 'trialOwner', { open: '/app/branches' });
   const table = page.getByRole('table', { name: 'Branches of the pharmacy' });
   await expect(table.getByRole('row')).toHaveCount(2);
   await expect(table).not.toContainText('Westlands Branch');
@@ -39,8 +36,7 @@ test("tenant isolation: the trial owner sees only Uzima Chemists' branches and s
 });
 
 test('the standard plan owner sees active hosting and unlimited usage; the hosting anchor exists', async ({ page }) => {
-  await signInAs(page, 'owner');
-  await page.goto('/app/subscription#hosting-payment');
+  await signInAs(page, 'owner', { open: '/app/subscription#hosting-payment' });
   await expect(page.getByText(/^Active - Hosting (until \d{2}\/\d{2}\/\d{4}|expires in \d+ days)$/)).toBeVisible();
   await expect(page.getByText('Standard', { exact: true })).toBeVisible();
   await expect(page.getByText('Unlimited').first()).toBeVisible();
@@ -50,7 +46,7 @@ test('the standard plan owner sees active hosting and unlimited usage; the hosti
 });
 
 test('the subscription screen shows its fallback text when the request fails', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   await page.route('**/api/subscription', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"INTERNAL","message":"boom","details":null}}' }));
   await page.goto('/app/subscription');
   await expect(page.getByText(/Subscription information is not available right now/)).toBeVisible();

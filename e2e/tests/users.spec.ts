@@ -28,7 +28,7 @@ async function acceptInvite(page: Page, email: string) {
 
 test('the owner invites a cashier who accepts by email and gets what the role allows', async ({ page }) => {
   const email = `${unique('cashier')}@afyabora.test`;
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const dialog = await openInvite(page, email, 'Wanjiru Test', 'cashier');
   // A cashier gets POS access by default; the branch is chosen explicitly.
   await expect(dialog.getByRole('switch', { name: 'POS access' })).toHaveAttribute('aria-checked', 'true');
@@ -51,7 +51,7 @@ test('the owner invites a cashier who accepts by email and gets what the role al
 
 test('explicit permissions replace the role defaults', async ({ page }) => {
   const email = `${unique('reports')}@afyabora.test`;
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const dialog = await openInvite(page, email, 'Otieno Reports', 'user');
   await dialog.getByRole('switch', { name: 'Use role defaults' }).click();
   // The role's defaults are the starting point.
@@ -72,7 +72,7 @@ test('explicit permissions replace the role defaults', async ({ page }) => {
 
 test('the owner edits, resends, deactivates and reactivates an invited member', async ({ page }) => {
   const email = `${unique('staff')}@afyabora.test`;
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const dialog = await openInvite(page, email, 'Kamau Staff', 'staff');
   await dialog.getByRole('button', { name: 'Send invitation' }).click();
   const row = page.getByRole('row', { name: new RegExp(email) });
@@ -106,8 +106,7 @@ test('the owner edits, resends, deactivates and reactivates an invited member', 
 });
 
 test('a manager sees the staff but cannot invite or change them', async ({ page }) => {
-  await signInAs(page, 'manager');
-  await page.goto('/app/users');
+  await signInAs(page, 'manager', { open: '/app/users' });
   await expect(page.getByRole('row', { name: /owner@afyabora\.test/ })).toContainText('Owner');
   await expect(page.getByRole('row', { name: /cashier@afyabora\.test/ })).toContainText('Active');
   await expect(page.getByRole('button', { name: 'Invite staff' })).toHaveCount(0);
