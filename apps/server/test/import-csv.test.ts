@@ -60,7 +60,7 @@ describe('CSV parsing', () => {
   it('maps the template by itself', () => {
     const parsed = parseImportCsv(IMPORT_TEMPLATE_CSV);
     expect(parsed.records).toHaveLength(2);
-    expect(parsed.records[0]).toMatchObject({ row: 2, values: { name: 'Paracetamol 500mg Tablets', sku: 'PARA-500', sellingPrice: '2.00', expiryDate: '2027-06-30' } });
+    expect(parsed.records[0]).toMatchObject({ row: 2, values: { name: 'Paracetamol 500mg Tablets', sku: 'PARA-500', sellingPrice: '2.00', expiryDate: '2030-06-30' } });
     expect(parsed.mapping.openingQuantity).toBe('Opening Quantity');
   });
 

@@ -8,7 +8,7 @@ import { usageCountersAndRows, syncUsageCounters } from './platform-helpers.ts';
 
 const HEADER = 'Name,SKU,Category,Branch,Selling Price (KSh),Purchase Price (KSh),Opening Quantity,Batch Number,Expiry Date,DDA';
 const csvOf = (prefix: string, n: number) =>
-  [HEADER, ...Array.from({ length: n }, (_, i) => `${prefix} product ${i},${prefix}-${i},Medicine,Main Branch,10,5,${(i % 5) + 1},B${i},2028-01-31,No`)].join('\n');
+  [HEADER, ...Array.from({ length: n }, (_, i) => `${prefix} product ${i},${prefix}-${i},Medicine,Main Branch,10,5,${(i % 5) + 1},B${i},2038-01-31,No`)].join('\n');
 
 /**
  * The CSV import in short transactions (issue 6 item 13, decision 0021): the products are written in chunks, each

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORT_TEMPLATE_CSV } from '@pharmapoint/domain/product-import';
+import { businessDate } from '@pharmapoint/domain/stock';
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import type { TestClient } from './http.ts';
@@ -38,7 +39,7 @@ describe.each(testDatabaseKinds())('product import (POST /api/products/import) o
   it('all-or-nothing: one bad row writes nothing and reports every error with its row number', async () => {
     const csv = [
       HEADER,
-      'Panadol 500mg,PAN-1,Medicine,Main Branch,6,4.20,100,B1,2027-01-31,No',
+      'Panadol 500mg,PAN-1,Medicine,Main Branch,6,4.20,100,B1,2037-01-31,No',
       ',NONAME,Medicine,Main Branch,6,4,10,,,No',
       'Amoxil 500mg,AMX-1,Medicine,Nairobi CBD,18,12,10,,,No',
       'Flagyl 400mg,FLG-1,Medicine,Main Branch,-14,9,2.5,,,maybe',
@@ -58,10 +59,10 @@ describe.each(testDatabaseKinds())('product import (POST /api/products/import) o
   it('valid-only: imports the good rows with batches and import movements, skips the bad ones', async () => {
     const csv = [
       HEADER,
-      'Panadol 500mg,PAN-1,Medicine,Main Branch,6,4.20,100,B1,2027-01-31,No',
-      'Panadol 500mg,PAN-1,Medicine,Main Branch,6,4.20,50,B2,31/03/2027,No',
-      'Panadol 500mg,PAN-1,Medicine,Westlands Branch,6.50,4.20,30,B3,2027-02-28,No',
-      'Tramadol 50mg,TRM-1,Medicine,,8,4,20,T1,2026-12-31,Yes',
+      'Panadol 500mg,PAN-1,Medicine,Main Branch,6,4.20,100,B1,2037-01-31,No',
+      'Panadol 500mg,PAN-1,Medicine,Main Branch,6,4.20,50,B2,31/03/2037,No',
+      'Panadol 500mg,PAN-1,Medicine,Westlands Branch,6.50,4.20,30,B3,2037-02-28,No',
+      'Tramadol 50mg,TRM-1,Medicine,,8,4,20,T1,2036-12-31,Yes',
       'Bad price,BAD-1,Medicine,Main Branch,abc,4,1,,,No',
       'Gloves,GLV-1,Medicine,Main Branch,12,6,0,,,No',
     ].join('\r\n');
@@ -90,9 +91,9 @@ describe.each(testDatabaseKinds())('product import (POST /api/products/import) o
       [pharmacy.pharmacyId, pan.id],
     );
     expect(batches.map((b) => [b.batch_number, b.expiry_date, Number(b.quantity)])).toEqual([
-      ['B1', '2027-01-31', 100],
-      ['B2', '2027-03-31', 50],
-      ['B3', '2027-02-28', 30],
+      ['B1', '2037-01-31', 100],
+      ['B2', '2037-03-31', 50],
+      ['B3', '2037-02-28', 30],
     ]);
     const movements = await t.db.owner.query<{ kind: string; delta: number }>(
       `SELECT kind, delta FROM stock_movements WHERE pharmacy_id = $1 AND product_id = $2`,
@@ -213,5 +214,43 @@ describe.each(testDatabaseKinds())('product import (POST /api/products/import) o
     const second = await client.request('POST', '/api/products/import?dryRun=true', [HEADER, ...rows.slice(30)].join('\n'), { 'content-type': 'text/csv' });
     expect(second.status).toBe(402);
     expect(second.body.error.message).toMatch(/^Limit exceeded\. Plan allows 50, current usage: 30/);
+  });
+  it('refuses a row whose opening stock has already expired, as receiving does (decision 0050)', async () => {
+    const today = businessDate(new Date());
+    const skus = ['EXP-OLD', 'EXP-DMY', 'EXP-TODAY'];
+    const batchesOf = () =>
+      t.db.owner.query<{ sku: string; batch_number: string; quantity: number }>(
+        `SELECT p.sku, b.batch_number, b.quantity FROM batches b JOIN products p ON p.pharmacy_id = b.pharmacy_id AND p.id = b.product_id
+          WHERE b.pharmacy_id = $1 AND p.sku = ANY($2) ORDER BY p.sku`,
+        [pharmacy.pharmacyId, skus],
+      );
+    const csv = [
+      HEADER,
+      'Old syrup,EXP-OLD,Medicine,Main Branch,6,4,10,OLD1,2020-01-31,No',
+      'Old drops,EXP-DMY,Medicine,Main Branch,6,4,5,,31/12/2021,No',
+      `Fresh today,EXP-TODAY,Medicine,Main Branch,6,4,7,NEW1,${today},No`,
+    ].join('\n');
+    // All or nothing: the expired rows refuse the whole file, with the date and the batch in the message.
+    const refused = await owner.request('POST', '/api/products/import', csv, { 'content-type': 'text/csv' });
+    expect(refused.status).toBe(200);
+    expect(refused.body).toMatchObject({ imported: 0, skipped: 3 });
+    expect(refused.body.errors).toEqual([
+      { row: 2, field: 'expiryDate', message: 'Batch OLD1 expired on 2020-01-31: expired stock cannot be imported as sellable stock' },
+      { row: 3, field: 'expiryDate', message: 'This batch expired on 2021-12-31: expired stock cannot be imported as sellable stock' },
+    ]);
+    expect(await batchesOf()).toEqual([]);
+    // A dry run says the same.
+    const dry = await owner.request('POST', '/api/products/import?dryRun=true&mode=valid-only', csv, { 'content-type': 'text/csv' });
+    expect(dry.body).toMatchObject({ imported: 1, skipped: 2, dryRun: true });
+    // Valid rows only: the expired rows are skipped; a batch expiring today is still sellable today and comes in.
+    const partial = await owner.request('POST', '/api/products/import?mode=valid-only', csv, { 'content-type': 'text/csv' });
+    expect(partial.status).toBe(200);
+    expect(partial.body).toMatchObject({ imported: 1, skipped: 2, productsCreated: 1 });
+    expect(partial.body.errors.map((e: { row: number; field: string }) => [e.row, e.field])).toEqual([
+      [2, 'expiryDate'],
+      [3, 'expiryDate'],
+    ]);
+    expect((await batchesOf()).map((b) => [b.sku, b.batch_number, Number(b.quantity)])).toEqual([['EXP-TODAY', 'NEW1', 7]]);
+    expect(await ledgerMismatches(t.db, pharmacy.pharmacyId)).toEqual([]);
   });
 });

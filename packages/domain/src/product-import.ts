@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isExpired } from './stock.ts';
 
 /**
  * Bulk product import (POST /api/products/import) and the CSV template: the fields a file may carry, the
@@ -185,7 +186,7 @@ export function autoMapping(headers: readonly string[]): ImportMapping {
 /** The template file: the header and two example rows. */
 export const IMPORT_TEMPLATE_CSV: string = [
   IMPORT_FIELDS.map((f) => IMPORT_HEADERS[f]).join(','),
-  'Paracetamol 500mg Tablets,PARA-500,6001234567890,Medicine,100,tablets,tablet,No,No,0,22,5,2,Main Branch,2.00,1.20,500,PCM2401,2027-06-30,1.20',
+  'Paracetamol 500mg Tablets,PARA-500,6001234567890,Medicine,100,tablets,tablet,No,No,0,22,5,2,Main Branch,2.00,1.20,500,PCM2401,2030-06-30,1.20',
   'Tramadol 50mg Capsules,TRAM-50,,Medicine,100,capsules,capsule,Yes,No,0,22,5,2,Main Branch,8.00,4.00,100,TR2409,2027-01-31,4.00',
 ].join('\r\n') + '\r\n';
 
@@ -266,11 +267,13 @@ function parseCount(text: string): number | undefined {
 /**
  * Validates one CSV record (values by field, already mapped) into a typed row, or the row's errors. Empty
  * cells mean "not given" (defaults apply) except the required name. Messages are shown to the user as-is.
+ * `today` (the business date): a row whose opening stock has an expiry date before it is refused, as receiving
+ * expired stock is (decision 0050); without it the date is not compared.
  */
 export function normalizeImportRow(
   values: Partial<Record<ImportField, string>>,
   row: number,
-  options: { categories?: readonly string[] } = {},
+  options: { categories?: readonly string[]; today?: string } = {},
 ): { row?: NormalizedImportRow; errors: ImportRowError[] } {
   const errors: ImportRowError[] = [];
   const fail = (field: ImportField, message: string) => errors.push({ row, field, message });
@@ -362,6 +365,10 @@ export function normalizeImportRow(
     const parsed = parseImportDate(expiryText);
     if (!parsed) fail('expiryDate', 'Expiry date must be a date as YYYY-MM-DD or DD/MM/YYYY');
     else expiryDate = parsed;
+  }
+  // Expired stock never enters the shelf by any route (decisions 0033, 0035 and 0050).
+  if (expiryDate !== null && options.today && isExpired(expiryDate, options.today) && openingQuantity > 0) {
+    fail('expiryDate', `${batchNumber ? `Batch ${batchNumber}` : 'This batch'} expired on ${expiryDate}: expired stock cannot be imported as sellable stock`);
   }
   const unitCostCents = money('unitCost');
   if (openingQuantity === 0 && (batchNumber !== null || expiryDate !== null) && !errors.some((e) => e.field === 'openingQuantity')) {

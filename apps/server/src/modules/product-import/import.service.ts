@@ -8,6 +8,7 @@ import {
   type ImportRowError,
   type NormalizedImportRow,
 } from '@pharmapoint/domain/product-import';
+import { businessDate } from '@pharmapoint/domain/stock';
 import type { Queryable } from '../../db/database.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { AppError, isDatabaseError } from '../../platform/errors.ts';
@@ -116,6 +117,7 @@ export async function beginImport(
   const errors: ImportRowError[] = [];
   const accepted: { row: NormalizedImportRow; branchId: string }[] = [];
   const groups = new Map<string, ProductGroup>();
+  const today = businessDate(ctx.now);
   let lastReport = 0;
   onProgress({ type: 'progress', phase: 'validating', done: 0, total });
   for (const [i, record] of parsed.records.entries()) {
@@ -127,7 +129,7 @@ export async function beginImport(
       errors.push({ row: record.row, field: 'row', message: record.shapeError });
       continue;
     }
-    const result = normalizeImportRow(record.values, record.row, { categories: context.categories });
+    const result = normalizeImportRow(record.values, record.row, { categories: context.categories, today });
     const row = result.row;
     if (!row) {
       errors.push(...result.errors);
