@@ -22,6 +22,31 @@ const WHY: ReadonlyArray<{ key: string; icon: LucideIcon }> = [
   { key: 'support', icon: Headphones },
 ];
 
+/** Real screens of the app with its demo data (apps/web/public/screenshots, made by scripts/screenshots.ts). */
+const SCREENSHOTS = ['dashboard', 'products', 'expiry'] as const;
+/** The pictures' size in pixels (1280 × 800, and 640 × 400 for phones): width and height keep their room before they load. */
+const SHOT = { width: 1280, height: 800 };
+
+/**
+ * A screenshot of the app, as WebP at two widths; below the fold it is loaded lazily, and its width and height keep
+ * its room so that nothing shifts when it arrives.
+ */
+function Screenshot({ name, alt, sizes, eager = false }: { name: string; alt: string; sizes: string; eager?: boolean }) {
+  return (
+    <img
+      src={`/screenshots/${name}-1280.webp`}
+      srcSet={`/screenshots/${name}-640.webp 640w, /screenshots/${name}-1280.webp 1280w`}
+      sizes={sizes}
+      width={SHOT.width}
+      height={SHOT.height}
+      alt={alt}
+      loading={eager ? 'eager' : 'lazy'}
+      decoding="async"
+      className="h-auto w-full rounded-xl border border-slate-200 bg-slate-100 shadow-xl"
+    />
+  );
+}
+
 const PLAN_ITEMS = ['item1', 'item2', 'item3', 'item4', 'item5', 'item6'];
 const FAQ_COUNT = 12;
 
@@ -55,28 +80,8 @@ export default function LandingPage() {
               </div>
               <p className="mt-4 text-sm text-slate-500">{t('hero.note')}</p>
             </div>
-            <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-xl" aria-hidden="true">
-              <div className="mb-4 flex items-center justify-between">
-                <span className="font-semibold text-slate-800">{t('hero.mock.title')}</span>
-                <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs text-emerald-800">{t('hero.mock.online')}</span>
-              </div>
-              <ul className="space-y-2 text-sm">
-                {['line1', 'line2', 'line3'].map((line) => (
-                  <li key={line} className="flex justify-between rounded-md bg-slate-50 px-3 py-2">
-                    <span>{t(`hero.mock.${line}.name`)}</span>
-                    <span className="font-medium tabular-nums">{t(`hero.mock.${line}.price`)}</span>
-                  </li>
-                ))}
-              </ul>
-              <div className="mt-4 flex justify-between border-t pt-3 font-semibold">
-                <span>{t('hero.mock.total')}</span>
-                <span className="tabular-nums">{t('hero.mock.totalValue')}</span>
-              </div>
-              <div className="mt-4 grid grid-cols-2 gap-2 text-center text-sm font-medium">
-                <span className="rounded-md bg-secondary py-2 text-secondary-foreground">{t('hero.mock.mpesa')}</span>
-                <span className="rounded-md bg-primary py-2 text-white">{t('hero.mock.cash')}</span>
-              </div>
-            </div>
+            {/* Above the fold on a laptop: loaded at once, never lazily (it is the page's largest picture). */}
+            <Screenshot name="till" alt={t('hero.screenshotAlt')} sizes="(min-width: 1152px) 560px, (min-width: 768px) 50vw, 100vw" eager />
           </div>
         </section>
 
@@ -89,6 +94,16 @@ export default function LandingPage() {
                 <Icon className="size-8 text-primary" aria-hidden="true" />
                 <h3 className="mt-3 text-lg font-semibold text-slate-900">{t(`features.items.${key}.title`)}</h3>
                 <p className="mt-1 text-sm text-slate-600">{t(`features.items.${key}.body`)}</p>
+              </li>
+            ))}
+          </ul>
+          <ul aria-label={t('features.screenshots.label')} className="mt-12 grid gap-6 md:grid-cols-3">
+            {SCREENSHOTS.map((name) => (
+              <li key={name}>
+                <figure>
+                  <Screenshot name={name} alt={t(`features.screenshots.${name}.alt`)} sizes="(min-width: 1152px) 360px, (min-width: 768px) 33vw, 100vw" />
+                  <figcaption className="mt-2 text-center text-sm text-slate-600">{t(`features.screenshots.${name}.caption`)}</figcaption>
+                </figure>
               </li>
             ))}
           </ul>
