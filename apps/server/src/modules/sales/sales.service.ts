@@ -40,8 +40,9 @@ import {
  * Completing a sale at the till (issue 9, seed 001 section 5, decision 0023), in the request's one transaction:
  * the branch's stock rows locked in the ledger's order, every price and total recomputed from the branch's own
  * prices (the browser's numbers are checked, never trusted), the specification's checks with its messages, a place
- * of the plan's transactions, the invoice number from the tenant's counter, stock out batch by batch (FEFO, expired
- * batches never sold) through the ledger, the sale with its lines, batch takes and payments, and the audit row.
+ * of the plan's transactions, stock out batch by batch (FEFO, expired batches never sold) through the ledger, the
+ * audit row, and LAST the invoice number from the tenant's counter in the one statement writing the sale with its
+ * lines, batch takes and payments (the counter row is locked from there to COMMIT: keep that stretch short).
  * Anything refused or failing leaves nothing: the transaction rolls back as a whole.
  */
 
@@ -191,15 +192,17 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   });
   const salePayments: NewSalePayment[] = payments.map((p) => ({ method: p.method, amountCents: p.amountCents, reference: p.reference?.trim() ? p.reference.trim() : null }));
 
+  // The audit row before the number is taken: it names the sale by id (its entity), whose row holds the number.
+  await audit(q, ctx, 'sale.complete', 'sale', input.id, null, { totalCents: record.totalCents, branchId: branch.id, lines: lines.length });
+
   // From here to COMMIT the pharmacy's invoice counter is locked: as few statements as possible.
   const written = await insertNumberedSale(q, ctx.pharmacyId, record, lines, salePayments);
   const invoiceNumber = written.invoiceNumber;
   if (invoiceNumber !== formatInvoiceNumber(written.counter)) throw new Error(`invoice number ${invoiceNumber} does not match counter ${written.counter}`);
   await restampReason(q, ctx, plan.changes.map((c) => ({ branchId: c.branchId, productId: c.productId })), SALE_STOCK_REASON, `Sale: ${invoiceNumber}`);
+  // A resumed sale's suspension names the sale (a foreign key): closed once the sale row exists.
   if (held) await completeSuspendedSale(q, ctx, held.id, input.id);
-  const sale = writtenSale(record, lines, salePayments, { invoiceNumber, cashierName: written.cashierName, branchName: branch.name });
-  await audit(q, ctx, 'sale.complete', 'sale', sale.id, null, { invoiceNumber, totalCents: sale.totalCents, branchId: branch.id, lines: lines.length });
-  return sale;
+  return writtenSale(record, lines, salePayments, { invoiceNumber, cashierName: written.cashierName, branchName: branch.name });
 }
 
 /** The provisional reason of a sale's stock changes (the movements keep it; see completeSale). */
