@@ -199,6 +199,8 @@ describe.each(testDatabaseKinds())('supplier payments on %s', (kind) => {
     ]);
     const due = (await c.owner!.get('/api/reports/suppliers/payment-due')).body;
     expect(due.windowDays).toBe(7);
+    expect(due.invoiceCount).toBeGreaterThanOrEqual(3);
+    expect(due.invoices.length).toBe(Math.min(due.invoiceCount, 20));
     const mineDue = due.invoices.filter((i: { supplierId: string }) => i.supplierId === s).map((i: { id: string }) => i.id);
     expect(mineDue).toEqual([old, mid, recent]);
     expect((await c.cashier!.get('/api/reports/suppliers/payment-due')).status).toBe(403);

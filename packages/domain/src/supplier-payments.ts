@@ -339,6 +339,8 @@ export type SupplierOpenInvoices = z.infer<typeof supplierOpenInvoicesResponseSc
 
 /** Payment-due alert (dashboard): open invoices due within 7 days or overdue. */
 export const PAYMENT_DUE_WINDOW_DAYS = 7;
+/** The alert's answer lists at most this many of them (soonest first); invoiceCount, totalCents and overdueCount count all. */
+export const PAYMENT_DUE_LISTED = 20;
 
 /** What a supplier's open invoices add up to: how many, the oldest's age, the most overdue, and what is owed per bucket. */
 export interface SupplierAging {
@@ -437,9 +439,13 @@ export const supplierPaymentFormSchema = z
   }));
 export type SupplierPaymentFormValues = z.input<typeof supplierPaymentFormSchema>;
 
-/** GET /api/reports/suppliers/payment-due: open invoices due within 7 days or overdue (the dashboard's alert), soonest first. */
+/**
+ * GET /api/reports/suppliers/payment-due: open invoices due within 7 days or overdue (the dashboard's alert): how
+ * many (invoiceCount), what they owe, how many are overdue, and the first PAYMENT_DUE_LISTED of them, soonest first.
+ */
 export const paymentDueResponseSchema = z.object({
   windowDays: z.number().int(),
+  invoiceCount: z.number().int(),
   totalCents: z.number().int(),
   overdueCount: z.number().int(),
   invoices: z.array(supplierInvoiceSchema.extend({ supplierId: z.string(), supplierName: z.string() })),

@@ -3,6 +3,7 @@ import { contactCreditDays } from '@pharmapoint/domain/contacts';
 import { businessDate } from '@pharmapoint/domain/stock';
 import {
   DEFAULT_SUPPLIER_REPORT_SETTINGS,
+  PAYMENT_DUE_LISTED,
   PAYMENT_DUE_WINDOW_DAYS,
   isPaymentDue,
   type PaymentDueResponse,
@@ -307,7 +308,7 @@ export async function putSupplierReportSettings(q: Queryable, ctx: RequestContex
   return settings;
 }
 
-/** GET /api/reports/suppliers/payment-due: the dashboard's payment-due alert (open invoices due within 7 days or overdue). */
+/** GET /api/reports/suppliers/payment-due: the dashboard's payment-due alert (open invoices due within 7 days or overdue; the first 20 listed, all counted). */
 export async function paymentDue(q: Queryable, ctx: RequestContext): Promise<PaymentDueResponse> {
   const day = await today(q, ctx);
   const settings = await userSettings(q, ctx);
@@ -319,9 +320,10 @@ export async function paymentDue(q: Queryable, ctx: RequestContext): Promise<Pay
     .sort((a, b) => a.dueDate.localeCompare(b.dueDate) || a.supplierName.localeCompare(b.supplierName));
   return {
     windowDays: PAYMENT_DUE_WINDOW_DAYS,
+    invoiceCount: invoices.length,
     totalCents: invoices.reduce((sum, i) => sum + i.outstandingCents, 0),
     overdueCount: invoices.filter((i) => i.daysOverdue > 0).length,
-    invoices,
+    invoices: invoices.slice(0, PAYMENT_DUE_LISTED),
   };
 }
 
