@@ -3,7 +3,7 @@
 // Builds the web app (apps/web/dist) only when what goes into it changed since the last build (issue 8 item 1):
 // a SHA-256 of the web app's sources, the domain package it imports, the user manual it shows and the lockfile is
 // kept in apps/web/dist/.build-hash; `npm start` skips the 10-30 s build when it matches. `--force` builds anyway.
-// Plain JavaScript so that it runs without a compiler before anything else.
+// Plain JavaScript so that it runs without a compiler before anything else; scripts/start.mjs imports ensureWebBuilt.
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -46,16 +46,27 @@ function sourceHash() {
   return hash.digest('hex');
 }
 
-const force = process.argv.includes('--force');
-const started = Date.now();
-const hash = sourceHash();
-const built = existsSync(path.join(DIST, 'index.html')) && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === hash;
-if (built && !force) {
-  console.log(`Web app up to date (apps/web/dist, sources unchanged; checked in ${Date.now() - started} ms).`);
-  process.exit(0);
+/**
+ * Builds apps/web/dist unless it was built from these very sources (or `force`). Returns false when the build failed
+ * (vite printed why).
+ */
+export function ensureWebBuilt({ force = false } = {}) {
+  const started = Date.now();
+  const hash = sourceHash();
+  const built = existsSync(path.join(DIST, 'index.html')) && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === hash;
+  if (built && !force) {
+    console.log(`Web app up to date (apps/web/dist, sources unchanged; checked in ${Date.now() - started} ms).`);
+    return true;
+  }
+  console.log(existsSync(path.join(DIST, 'index.html')) ? 'Web app sources changed: building apps/web/dist ...' : 'Building the web app (apps/web/dist) ...');
+  const result = spawnSync('npm', ['run', 'build', '-w', '@pharmapoint/web', '--', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) return false;
+  console.log(`Built the web app in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  writeFileSync(STAMP, `${hash}\n`);
+  return true;
 }
-console.log(existsSync(path.join(DIST, 'index.html')) ? 'Web app sources changed: building apps/web/dist ...' : 'Building the web app (apps/web/dist) ...');
-const result = spawnSync('npm', ['run', 'build', '-w', '@pharmapoint/web', '--', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
-if (result.status === 0) console.log(`Built the web app in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-if (result.status !== 0) process.exit(result.status ?? 1);
-writeFileSync(STAMP, `${hash}\n`);
+
+// Run as a script (`npm run build`, e2e, benches): build, exit 1 when the build failed.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (!ensureWebBuilt({ force: process.argv.includes('--force') })) process.exit(1);
+}

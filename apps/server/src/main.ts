@@ -1,16 +1,20 @@
 import { mkdirSync } from 'node:fs';
-import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
-import { seedDemoData, SEEDED_USERS_TABLE } from './db/seed.ts';
-import { createMailer } from './platform/mailer.ts';
-import { createMaintenance } from './platform/maintenance.ts';
-import { startK2Simulator } from './dev/k2-simulator.ts';
 
 const config = loadConfig();
 if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
-const db = await openDatabase({ databaseUrl: config.databaseUrl, appDatabaseUrl: config.appDatabaseUrl, dataDir: config.dataDir, durable: config.embeddedFsync });
+// The database opens (PGlite: reading and compiling its WebAssembly, starting PostgreSQL) while the application's
+// modules load (Fastify, the plugins, every route and schema): the two overlap instead of adding up (decision 0051).
+const [db, { buildApp }, { seedDemoData, SEEDED_USERS_TABLE }, { createMailer }, { createMaintenance }, { startK2Simulator }] = await Promise.all([
+  openDatabase({ databaseUrl: config.databaseUrl, appDatabaseUrl: config.appDatabaseUrl, dataDir: config.dataDir, durable: config.embeddedFsync }),
+  import('./app.ts'),
+  import('./db/seed.ts'),
+  import('./platform/mailer.ts'),
+  import('./platform/maintenance.ts'),
+  import('./dev/k2-simulator.ts'),
+]);
 const applied = await migrate(db);
 if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
 let seeded = false;
@@ -32,7 +36,7 @@ await app.listen({ port: config.port, host: config.host });
 const maintenance = createMaintenance(db, { log: (line) => app.log.info(line) });
 maintenance.start();
 
-console.log(`\nPharmaPoint is running at ${config.publicUrl}`);
+console.log(`\nPharmaPoint is running at ${config.publicUrl} (started in ${process.uptime().toFixed(1)} s)`);
 console.log(`Listening on ${config.host}:${config.port}${config.host === '127.0.0.1' ? ' (this machine only; HOST=0.0.0.0 to accept other machines)' : ''}`);
 console.log(`Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}${config.embeddedFsync ? '' : ' (PGLITE_FSYNC=off: a power cut can lose recent commits)'}`}`);
 console.log(`Email: ${mailer.smtpConfigured ? 'SMTP (SMTP_URL)' : `not configured; read it at ${config.publicUrl}/dev/mailbox`}`);

@@ -8,9 +8,10 @@ import { loadConfig } from '../src/config.ts';
 import { openPglite } from '../src/db/database.ts';
 
 /**
- * Issue 8 items 1 and 11: the server as `npm start` runs it (src/main.ts on a PGlite directory), started twice on the
- * same directory. The first start seeds and prints the sign-in table; a restart prints no table; both listen on
- * 127.0.0.1 unless HOST says otherwise. The data directory starts as the run's migrated snapshot (test/global-setup.ts),
+ * Issue 8 items 1 and 11: the server as `npm start` runs it (scripts/start.mjs: the server compiled into
+ * apps/server/dist when its sources changed, then run, on a PGlite directory), started twice on the same directory.
+ * WEB_DIST points elsewhere, so the web app is not built here. The first start seeds and prints the sign-in table; a
+ * restart prints no table; both listen on 127.0.0.1 unless HOST says otherwise. The data directory starts as the run's migrated snapshot (test/global-setup.ts),
  * so the first start seeds without paying for initdb and the migrations here; the e2e server's first start does
  * those from an empty directory on every run.
  */
@@ -23,7 +24,7 @@ let child: ChildProcess | undefined;
 async function start(): Promise<{ output: () => string; stop: () => Promise<void>; seconds: number }> {
   let output = '';
   const started = Date.now();
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  child = spawn(process.execPath, [path.join(SERVER_DIR, '../../scripts/start.mjs')], {
     cwd: SERVER_DIR,
     env: { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, HOST: '', WEB_DIST: '/nonexistent', LOG_LEVEL: 'warn', NODE_ENV: 'test' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -77,12 +78,17 @@ describe('npm start', () => {
     expect(first.output()).toContain('Seeded sign-in details');
     expect(first.output()).toContain('owner@afyabora.test');
     expect(first.output()).toContain(`Listening on 127.0.0.1:${PORT}`);
+    // The compiled server, not the TypeScript sources: built now or found up to date, and started from there.
+    expect(first.output()).toMatch(/Built the server \(apps\/server\/dist\/main\.mjs\)|Server up to date/);
+    expect(first.output()).not.toContain('Web app');
+    expect(first.output()).toMatch(/PharmaPoint is running at \S+ \(started in \d+\.\d s\)/);
 
     const again = await start();
     await again.stop();
     expect(again.output()).not.toContain('Seeded sign-in details');
     expect(again.output()).not.toContain('owner@afyabora.test');
     expect(again.output()).toContain('Demo data: seeded earlier');
+    expect(again.output()).toContain('Server up to date');
     console.log(`start: first ${first.seconds.toFixed(1)} s, restart ${again.seconds.toFixed(1)} s (until /health answers)`);
   });
 });
