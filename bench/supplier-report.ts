@@ -6,8 +6,11 @@
 // Prints p50 / p95 / max of sequential requests of GET /api/reports/suppliers (all suppliers, a name search, non-zero
 // only), of a row opened (GET /api/reports/suppliers/:id/invoices, the supplier with the most open invoices), of the
 // dashboard's payment-due alert and of a supplier's page (GET /api/contacts/:id/summary).
+// Each route's figures sit beside a bare Fastify hello-world asked as many times in the same run: on a shared,
+// loaded machine the p50 ratio is the figure to compare between runs.
 // Run: npx tsx bench/supplier-report.ts   (BENCH_KINDS=pglite,postgres, BENCH_REQUESTS=20)
 import { execSync } from 'node:child_process';
+import Fastify from 'fastify';
 import { createMaintenance } from '../apps/server/src/platform/maintenance.ts';
 import { benchEnv, benchKinds, machine, percentile } from './lib/stock-bench.ts';
 
@@ -17,10 +20,26 @@ const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 20_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20);
 const load = () => execSync('uptime', { encoding: 'utf8' }).trim().replace(/^.*load average/, 'load average');
 
+async function timed(url: string, headers: Record<string, string> = {}): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < REQUESTS; i += 1) {
+    const began = performance.now();
+    const response = await fetch(url, { headers });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
+    times.push(performance.now() - began);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+const hello = Fastify();
+hello.get('/', async () => ({ hello: 'world' }));
+const helloUrl = await hello.listen({ port: 0, host: '127.0.0.1' });
+
 console.log(`\nMachine: ${machine()}`);
 console.log(`${SUPPLIERS} suppliers, ${PURCHASES} purchases, ${PAYMENTS} payments; ${REQUESTS} sequential requests per route, real HTTP on loopback\n`);
-console.log('| database | route | p50 ms | p95 ms | max ms | load |');
-console.log('| --- | --- | ---: | ---: | ---: | --- |');
+console.log('| database | route | p50 ms | p95 ms | max ms | hello-world p50 ms | p50 ratio | load |');
+console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |');
 
 for (const kind of benchKinds()) {
   const env = await benchEnv(kind);
@@ -75,18 +94,15 @@ for (const kind of benchKinds()) {
       `/api/contacts/${one!.id}/summary`,
     ];
     for (const route of routes) {
-      const times: number[] = [];
-      for (let i = 0; i < REQUESTS; i += 1) {
-        const began = performance.now();
-        const response = await fetch(`${env.url}${route}`, { headers: env.headers });
-        await response.arrayBuffer();
-        if (response.status !== 200) throw new Error(`${route}: ${response.status} ${await response.text()}`);
-        times.push(performance.now() - began);
-      }
-      times.sort((a, b) => a - b);
-      console.log(`| ${kind} | GET ${route.replace(one!.id, '<supplier>')} | ${percentile(times, 50).toFixed(0)} | ${percentile(times, 95).toFixed(0)} | ${times[times.length - 1]!.toFixed(0)} | ${load()} |`);
+      const times = await timed(`${env.url}${route}`, env.headers);
+      const base = await timed(helloUrl);
+      const ratio = percentile(times, 50) / percentile(base, 50);
+      console.log(
+        `| ${kind} | GET ${route.replace(one!.id, '<supplier>')} | ${percentile(times, 50).toFixed(0)} | ${percentile(times, 95).toFixed(0)} | ${times[times.length - 1]!.toFixed(0)} | ${percentile(base, 50).toFixed(2)} | ${ratio.toFixed(0)} | ${load()} |`,
+      );
     }
   } finally {
     await env.close();
   }
 }
+await hello.close();
