@@ -31,7 +31,7 @@ function invoice(n: number, daysOverdue: number, outstandingCents: number): Paym
 
 describe('the payment-due alert on the dashboard', () => {
   it('lists the invoices due within the window or overdue, flags the overdue ones and leads to the report', async () => {
-    const due: PaymentDueResponse = { windowDays: 7, totalCents: 450_000, overdueCount: 1, invoices: [invoice(1, 4, 300_000), invoice(2, 0, 150_000)] };
+    const due: PaymentDueResponse = { windowDays: 7, totalCents: 450_000, overdueCount: 1, invoiceCount: 2, invoices: [invoice(1, 4, 300_000), invoice(2, 0, 150_000)] };
     server.use(http.get('/api/reports/suppliers/payment-due', () => HttpResponse.json(due)));
     renderScreen(<PaymentDueAlert />, { path: '/app/dashboard', routes: { '/app/reports/suppliers': 'Supplier balances report' } });
     const card = (await screen.findByRole('heading', { name: 'Supplier payments due' })).closest('section')!;
@@ -51,7 +51,7 @@ describe('the payment-due alert on the dashboard', () => {
     server.use(
       http.get('/api/reports/suppliers/payment-due', () => {
         asked = true;
-        return HttpResponse.json({ windowDays: 7, totalCents: 0, overdueCount: 0, invoices: [] } satisfies PaymentDueResponse);
+        return HttpResponse.json({ windowDays: 7, totalCents: 0, overdueCount: 0, invoiceCount: 0, invoices: [] } satisfies PaymentDueResponse);
       }),
     );
     const { container } = renderScreen(<PaymentDueAlert />, { path: '/app/dashboard' });

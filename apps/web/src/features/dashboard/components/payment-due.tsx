@@ -9,7 +9,7 @@ import { ErrorState } from '@/components/ui/error-state';
 import { api, errorMessage } from '@/lib/api';
 import { formatDate, formatMoney } from '@/lib/format';
 
-/** How many invoices the card lists; the report has them all. */
+/** How many invoices the card lists (the answer lists the soonest 20 and counts them all); the report has them all. */
 const SHOWN = 5;
 
 /**
@@ -31,12 +31,12 @@ export function PaymentDueAlert() {
       </Card>
     );
   }
-  const { invoices, totalCents, overdueCount, windowDays } = due.data;
-  if (invoices.length === 0) return null;
+  const { invoices, invoiceCount, totalCents, overdueCount, windowDays } = due.data;
+  if (invoiceCount === 0) return null;
   return (
     <Card
       title={t('paymentDue.title')}
-      description={t('paymentDue.summary', { count: invoices.length, total: formatMoney(totalCents), days: windowDays })}
+      description={t('paymentDue.summary', { count: invoiceCount, total: formatMoney(totalCents), days: windowDays })}
       actions={
         <Link to="/app/reports/suppliers" className="text-sm font-medium text-primary underline-offset-2 hover:underline">
           {t('paymentDue.open')}
@@ -70,7 +70,7 @@ export function PaymentDueAlert() {
           </li>
         ))}
       </ul>
-      {invoices.length > SHOWN ? <p className="mt-2 text-xs text-slate-500">{t('paymentDue.more', { count: invoices.length - SHOWN })}</p> : null}
+      {invoiceCount > SHOWN ? <p className="mt-2 text-xs text-slate-500">{t('paymentDue.more', { count: invoiceCount - SHOWN })}</p> : null}
     </Card>
   );
 }
