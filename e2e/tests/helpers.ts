@@ -150,7 +150,7 @@ const signedInStates = new Map<SeededUserKey, { made: number; state: Promise<Sto
 const SIGNED_IN_STATE_MAX_AGE_MS = 5 * 60_000;
 
 /**
- * The cookies and storage of a seeded user signed in through the form, made once per worker (and again after five
+ * The cookies and storage of a seeded user signed in through the API (signInAs), made once per worker (and again after five
  * minutes) in a context of its own. For tests that only look around as that user: with
  * `test.use({ storageState: ({ browser }, use) => signedInState(browser, 'owner').then(use) })` each test starts
  * signed in without paying for the sign-in page. A test that signs out, locks the session, switches pharmacy or

@@ -112,4 +112,20 @@ describe.each(testDatabaseKinds())("the operator's admin endpoints on %s", (kind
     expect((await client.get('/api/products')).status).toBe(200);
     expect((await client.get('/api/admin/pharmacies')).status).toBe(200);
   });
+
+  it('ends an operator session signed in more than 8 hours ago at the admin API, on the server (issue 7)', async () => {
+    const op = await createUser(t.db, { email: 'stale-operator@platform.test', isPlatformOperator: true });
+    const client = await loginAs(t, op.email);
+    expect((await client.get('/api/admin/pharmacies')).status).toBe(200);
+    await t.db.owner.query(`UPDATE sessions SET created_at = now() - interval '8 hours 1 minute' WHERE user_id = $1`, [op.id]);
+    const stale = await client.get('/api/admin/pharmacies');
+    expect(stale.status).toBe(401);
+    expect(stale.body.error.code).toBe('NOT_AUTHENTICATED');
+    // Signed out, as the browser does at the admin session's end: the session is revoked, not only refused here.
+    expect((await client.get('/api/me')).status).toBe(401);
+    const [session] = await t.db.owner.query<{ revoked: boolean }>(`SELECT revoked_at IS NOT NULL AS revoked FROM sessions WHERE user_id = $1`, [op.id]);
+    expect(session!.revoked).toBe(true);
+    // Signing in again opens a fresh admin session.
+    expect((await (await loginAs(t, op.email)).get('/api/admin/pharmacies')).status).toBe(200);
+  });
 });

@@ -320,6 +320,15 @@ describe.each(testDatabaseKinds())('licence purchase by M-Pesa on %s', (kind) =>
     expect((await stranger.get(`/api/subscription/payments/${upgradeId}`)).status).toBe(404);
   });
 
+  it('limits email checks per address, in the app’s error format (issue 7)', async () => {
+    const c = t.client('10.9.7.1');
+    for (let n = 0; n < 30; n += 1) expect((await c.post('/api/payments/email-check', { email: `probe${n}@example.com` })).status).toBe(200);
+    const refused = await c.post('/api/payments/email-check', { email: 'probe-last@example.com' });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('RATE_LIMITED');
+    expect((await t.client('10.9.7.2').post('/api/payments/email-check', { email: 'probe-last@example.com' })).body).toEqual({ available: true });
+  });
+
   it('limits payment starts per email (and per phone and address)', async () => {
     const body = registration({ phoneNumber: '254798765432' });
     const c = t.client('10.9.2.2');

@@ -139,6 +139,12 @@ export const paymentIdParamsSchema = z.object({ id: z.uuid({ error: 'Not found' 
 /** POST /api/payments/email-check: is this email free for a new pharmacy (seed 002 section 5, email uniqueness)? */
 export const emailCheckRequestSchema = z.object({ email: text(254, 'Email').pipe(z.string().min(1, 'Email is required')) });
 export const emailCheckResponseSchema = z.object({ available: z.boolean() });
+/**
+ * The email check says whether an account exists, so it is limited per client address (issue 7): 30 checks in
+ * 15 minutes is ample for the purchase form (it checks on Continue and when step 2 loads). Counted in each server
+ * instance's memory; see docs/security.md.
+ */
+export const EMAIL_CHECK_LIMIT = { perIp: 30, windowMinutes: 15 } as const;
 
 /**
  * POST /api/tenants/create-owner (section 7) as this server does it: the owner record was made with the pharmacy

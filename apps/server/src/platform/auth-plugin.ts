@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { effectivePermissions, hasPermission, type Permission, type PermissionSubject } from '@pharmapoint/domain/permissions';
+import { ADMIN_SESSION_HOURS } from '@pharmapoint/domain/admin';
 import type { Database } from '../db/database.ts';
 import type { Config } from '../config.ts';
 import { AppError } from './errors.ts';
@@ -110,6 +111,15 @@ export async function loadSession(db: Database, token: string, config?: Pick<Con
   };
 }
 
+/** Was this session signed in less than ADMIN_SESSION_HOURS ago (what the operator's admin area requires)? */
+async function adminSessionFresh(db: Database, tokenHash: string): Promise<boolean> {
+  const [row] = await db.owner.query<{ fresh: boolean }>(
+    `SELECT created_at > now() - make_interval(hours => $2) AS fresh FROM sessions WHERE token_hash = $1`,
+    [tokenHash, ADMIN_SESSION_HOURS],
+  );
+  return row?.fresh === true;
+}
+
 function permits(auth: RequestAuth, access: RouteAccess): boolean {
   const holds = (p: Permission) => hasPermission(auth.subject, p);
   if (access === 'public' || access === 'authenticated') return true;
@@ -184,5 +194,13 @@ export const authPlugin = fp<{ db: Database; config: Config }>(async (app: Fasti
     if (auth.locked && !routeConfig.allowWhenLocked) throw new AppError('SESSION_LOCKED');
     if (auth.isDemo && !SAFE_METHODS.has(request.method) && !routeConfig.allowForDemo) throw new AppError('DEMO_READ_ONLY');
     if (!permits(auth, access)) throw new AppError(auth.pharmacyId || access === 'operator' ? 'FORBIDDEN' : 'NO_PHARMACY_CONTEXT');
+    if (access === 'operator' && !(await adminSessionFresh(db, auth.tokenHash))) {
+      // The admin session lasts ADMIN_SESSION_HOURS from sign-in on the server too, not only in the browser
+      // (issue 7, decision 0047): past it the session ends and the operator signs in again.
+      await db.owner.query(`UPDATE sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL`, [auth.tokenHash]);
+      clearSessionCookie(reply, config);
+      request.auth = null;
+      throw new AppError('NOT_AUTHENTICATED');
+    }
   });
 });

@@ -2,6 +2,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   createOwnerRequestSchema,
   createOwnerResponseSchema,
+  EMAIL_CHECK_LIMIT,
   emailCheckRequestSchema,
   emailCheckResponseSchema,
   paymentConfirmationEmailRequestSchema,
@@ -42,7 +43,7 @@ export const registerPayments: ModuleRegistrar = (app, deps) => {
   r.post(
     '/api/payments/email-check',
     {
-      config: { access: 'public' },
+      config: { access: 'public', rateLimit: { max: EMAIL_CHECK_LIMIT.perIp, timeWindow: EMAIL_CHECK_LIMIT.windowMinutes * 60_000 } },
       schema: { tags, summary: 'Is this email free for a new pharmacy (no account and no pharmacy has it)?', body: emailCheckRequestSchema, response: { 200: emailCheckResponseSchema } },
     },
     async (request) => checkEmail(db, request.body.email),
