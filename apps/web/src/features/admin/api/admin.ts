@@ -23,14 +23,17 @@ export function useDemos() {
   return useQuery({ queryKey: adminKeys.demos, queryFn: () => api.get<AdminDemosResponse>('/api/admin/demos') });
 }
 
-export type PharmacyAction = { kind: 'extend-trial'; days: number } | { kind: 'deactivate' } | { kind: 'reactivate' } | { kind: 'resend-invitation' };
+/** Extending a trial carries the Idempotency-Key made when its dialog opened: a retry extends once (decision 0055). */
+export type PharmacyAction = { kind: 'extend-trial'; days: number; idempotencyKey: string } | { kind: 'deactivate' } | { kind: 'reactivate' } | { kind: 'resend-invitation' };
 
 /** An operator's action on a pharmacy; the lists and the dashboard are read again afterwards. */
 export function usePharmacyAction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ pharmacyId, action }: { pharmacyId: string; action: PharmacyAction }) =>
-      api.post<PharmacyActionResponse>(`/api/admin/pharmacies/${encodeURIComponent(pharmacyId)}/${action.kind}`, action.kind === 'extend-trial' ? { days: action.days } : {}),
+      action.kind === 'extend-trial'
+        ? api.post<PharmacyActionResponse>(`/api/admin/pharmacies/${encodeURIComponent(pharmacyId)}/extend-trial`, { days: action.days }, { headers: { 'Idempotency-Key': action.idempotencyKey } })
+        : api.post<PharmacyActionResponse>(`/api/admin/pharmacies/${encodeURIComponent(pharmacyId)}/${action.kind}`, {}),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: adminKeys.pharmacies });
       void queryClient.invalidateQueries({ queryKey: adminKeys.overview });

@@ -19,7 +19,8 @@ import { toast } from '@/lib/toast';
 import { usePharmacies, usePharmacyAction } from '@/features/admin/api/admin';
 import { PharmacyStatusBadge } from '@/features/admin/components/pharmacy-status-badge';
 
-type Dialogs = { kind: 'view' | 'extend' | 'deactivate' | 'reactivate'; pharmacy: AdminPharmacy } | null;
+/** An extension's dialog holds the Idempotency-Key of its request: Extend pressed twice, or retried, extends once. */
+type Dialogs = { kind: 'view' | 'deactivate' | 'reactivate'; pharmacy: AdminPharmacy } | { kind: 'extend'; pharmacy: AdminPharmacy; key: string } | null;
 
 function matches(p: AdminPharmacy, query: string): boolean {
   if (!query) return true;
@@ -84,7 +85,7 @@ export default function CustomersPage() {
                   onClick={() => {
                     setDays('7');
                     setDaysError(null);
-                    setDialog({ kind: 'extend', pharmacy: p });
+                    setDialog({ kind: 'extend', pharmacy: p, key: crypto.randomUUID() });
                   }}
                 >
                   {t('customers.extend')}
@@ -106,7 +107,7 @@ export default function CustomersPage() {
     ];
   }, [t]);
 
-  async function run(kind: 'extend' | 'deactivate' | 'reactivate' | 'resend-invitation', pharmacy: AdminPharmacy) {
+  async function run(kind: 'extend' | 'deactivate' | 'reactivate' | 'resend-invitation', pharmacy: AdminPharmacy, idempotencyKey = '') {
     if (kind === 'extend') {
       const n = Number(days);
       if (!Number.isInteger(n) || n < 1 || n > MAX_TRIAL_EXTENSION_DAYS) {
@@ -117,7 +118,7 @@ export default function CustomersPage() {
     try {
       const answer = await action.mutateAsync({
         pharmacyId: pharmacy.id,
-        action: kind === 'extend' ? { kind: 'extend-trial', days: Number(days) } : { kind },
+        action: kind === 'extend' ? { kind: 'extend-trial', days: Number(days), idempotencyKey } : { kind },
       });
       toast.success(answer.message);
       setDialog(null);
@@ -207,7 +208,7 @@ export default function CustomersPage() {
           description={t('customers.extendBody', { date: formatDate(p.subscription.trialEndDate) })}
           confirmLabel={t('customers.extendConfirm')}
           loading={action.isPending}
-          onConfirm={() => run('extend', p)}
+          onConfirm={() => run('extend', p, dialog.key)}
         >
           <Field label={t('customers.days')} error={daysError ?? undefined} hint={t('customers.daysHint', { max: MAX_TRIAL_EXTENSION_DAYS })}>
             <Input
@@ -219,6 +220,8 @@ export default function CustomersPage() {
               onChange={(event) => {
                 setDays(event.target.value);
                 setDaysError(null);
+                // Another number of days is another request: it gets its own key (the same key with another body is refused).
+                setDialog({ kind: 'extend', pharmacy: p, key: crypto.randomUUID() });
               }}
             />
           </Field>
