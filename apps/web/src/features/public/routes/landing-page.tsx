@@ -176,7 +176,7 @@ export default function LandingPage() {
           <div className="mx-auto max-w-3xl px-4">
             <Receipt className="mx-auto size-10" aria-hidden="true" />
             <h2 className="mt-3 text-3xl font-bold">{t('cta.title')}</h2>
-            <p className="mt-2 text-white/90">{t('cta.subtitle')}</p>
+            <p className="mt-2 text-white">{t('cta.subtitle')}</p>
             <div className="mt-6 flex flex-wrap justify-center gap-3">
               <Link to="/demo-register" className={buttonClasses('outline', 'lg', 'border-white')}>
                 {t('cta.demo')}
