@@ -118,46 +118,82 @@ export async function agingBySupplier(q: Queryable, pharmacyId: string, today: s
   );
 }
 
-/** The open invoices themselves (oldest first per supplier), those due on or before `dueBy` when it is given. */
-export async function agedOpenInvoices(q: Queryable, pharmacyId: string, today: string, terms: SupplierTerms, dueBy: string | null = null): Promise<(SupplierInvoice & { supplierId: string })[]> {
-  const rows = await q.query<{
-    id: string;
-    supplier_id: string;
-    purchase_number: string;
-    date: string;
-    status: string;
-    total_cents: string;
-    returned: string;
-    paid: string;
-    outstanding: string;
-    days: number;
-    due: string;
-    days_old: number;
-    days_overdue: number;
-  }>(
-    `${AGED_INVOICES}
-     SELECT id, supplier_id, purchase_number, to_char(purchase_date, 'YYYY-MM-DD') AS date, status, total_cents, returned, (paid + from_credit)::bigint AS paid,
-            outstanding::bigint AS outstanding, days, to_char(due_date, 'YYYY-MM-DD') AS due, days_old::int AS days_old, days_overdue::int AS days_overdue
-       FROM aged WHERE ($5::date IS NULL OR due_date <= $5::date)
-      ORDER BY supplier_id, purchase_date, purchase_number, id`,
-    [pharmacyId, today, terms.supplierIds, terms.creditDays, dueBy],
+/**
+ * The payment-due alert in one query: of the open invoices due on or before `dueBy`, how many, what they owe and how
+ * many are overdue, and those due no later than the `listed`-th soonest (all ties of that day included).
+ */
+export async function dueInvoices(
+  q: Queryable,
+  pharmacyId: string,
+  today: string,
+  terms: SupplierTerms,
+  dueBy: string,
+  listed: number,
+): Promise<{ count: number; totalCents: number; overdueCount: number; invoices: (SupplierInvoice & { supplierId: string })[] }> {
+  const rows = await q.query<AgedRow & { n: number; total: string; overdue: number }>(
+    `${AGED_INVOICES},
+       due AS (SELECT * FROM aged WHERE due_date <= $5::date),
+       sums AS (SELECT count(*)::int AS n, coalesce(sum(outstanding), 0)::bigint AS total, (count(*) FILTER (WHERE days_overdue > 0))::int AS overdue FROM due),
+       cut AS (SELECT due_date FROM due ORDER BY due_date OFFSET $6::int - 1 LIMIT 1)
+     SELECT ${AGED_COLUMNS}, sums.n, sums.total, sums.overdue
+       FROM sums LEFT JOIN due ON NOT EXISTS (SELECT 1 FROM cut) OR due.due_date <= (SELECT due_date FROM cut)
+      ORDER BY due.due_date, due.supplier_id, due.purchase_date, due.purchase_number, due.id`,
+    [pharmacyId, today, terms.supplierIds, terms.creditDays, dueBy, listed],
   );
-  return rows.map((r) => ({
-    id: r.id,
-    supplierId: r.supplier_id,
-    purchaseNumber: r.purchase_number,
-    date: r.date,
-    status: r.status,
-    totalCents: Number(r.total_cents),
-    returnedCents: Number(r.returned),
-    paidCents: Number(r.paid),
-    outstandingCents: Number(r.outstanding),
-    creditDays: r.days,
-    dueDate: r.due,
-    daysOld: r.days_old,
-    daysOverdue: r.days_overdue,
-  }));
+  const first = rows[0];
+  return {
+    count: first?.n ?? 0,
+    totalCents: Number(first?.total ?? 0),
+    overdueCount: first?.overdue ?? 0,
+    invoices: rows.filter((r) => r.id !== null).map(toAged),
+  };
 }
+
+/** The open invoices themselves, oldest first per supplier (a report row opened). */
+export async function agedOpenInvoices(q: Queryable, pharmacyId: string, today: string, terms: SupplierTerms): Promise<(SupplierInvoice & { supplierId: string })[]> {
+  const rows = await q.query<AgedRow>(
+    `${AGED_INVOICES}
+     SELECT ${AGED_COLUMNS} FROM aged due ORDER BY due.supplier_id, due.purchase_date, due.purchase_number, due.id`,
+    [pharmacyId, today, terms.supplierIds, terms.creditDays],
+  );
+  return rows.map(toAged);
+}
+
+interface AgedRow {
+  id: string;
+  supplier_id: string;
+  purchase_number: string;
+  date: string;
+  status: string;
+  total_cents: string;
+  returned: string;
+  paid: string;
+  outstanding: string;
+  days: number;
+  due: string;
+  days_old: number;
+  days_overdue: number;
+}
+
+const AGED_COLUMNS = `due.id, due.supplier_id, due.purchase_number, to_char(due.purchase_date, 'YYYY-MM-DD') AS date, due.status, due.total_cents, due.returned,
+  (due.paid + due.from_credit)::bigint AS paid, due.outstanding::bigint AS outstanding, due.days, to_char(due.due_date, 'YYYY-MM-DD') AS due,
+  due.days_old::int AS days_old, due.days_overdue::int AS days_overdue`;
+
+const toAged = (r: AgedRow): SupplierInvoice & { supplierId: string } => ({
+  id: r.id,
+  supplierId: r.supplier_id,
+  purchaseNumber: r.purchase_number,
+  date: r.date,
+  status: r.status,
+  totalCents: Number(r.total_cents),
+  returnedCents: Number(r.returned),
+  paidCents: Number(r.paid),
+  outstandingCents: Number(r.outstanding),
+  creditDays: r.days,
+  dueDate: r.due,
+  daysOld: r.days_old,
+  daysOverdue: r.days_overdue,
+});
 
 /**
  * Payments whose amount is not all allocated to live invoices (their credit), oldest first; of one supplier or all.

@@ -44,6 +44,7 @@ import {
   insertPayment,
   agedOpenInvoices,
   agingBySupplier,
+  dueInvoices,
   listPayments as findPayments,
   paymentCredits,
   removeAllocations,
@@ -314,15 +315,16 @@ export async function paymentDue(q: Queryable, ctx: RequestContext): Promise<Pay
   const settings = await userSettings(q, ctx);
   const owed = (await supplierTotals(q, ctx.pharmacyId, null)).filter((s) => s.purchases - s.returns - s.paid > 0);
   const names = new Map(owed.map((s) => [s.id, s.name]));
-  const invoices = (await agedOpenInvoices(q, ctx.pharmacyId, day, termsOf(owed, settings), dueDate(day, PAYMENT_DUE_WINDOW_DAYS)))
+  const due = await dueInvoices(q, ctx.pharmacyId, day, termsOf(owed, settings), dueDate(day, PAYMENT_DUE_WINDOW_DAYS), PAYMENT_DUE_LISTED);
+  const invoices = due.invoices
     .map((i) => ({ ...i, supplierName: names.get(i.supplierId) ?? '' }))
     .filter((i) => isPaymentDue(i, day))
     .sort((a, b) => a.dueDate.localeCompare(b.dueDate) || a.supplierName.localeCompare(b.supplierName));
   return {
     windowDays: PAYMENT_DUE_WINDOW_DAYS,
-    invoiceCount: invoices.length,
-    totalCents: invoices.reduce((sum, i) => sum + i.outstandingCents, 0),
-    overdueCount: invoices.filter((i) => i.daysOverdue > 0).length,
+    invoiceCount: due.count,
+    totalCents: due.totalCents,
+    overdueCount: due.overdueCount,
     invoices: invoices.slice(0, PAYMENT_DUE_LISTED),
   };
 }
