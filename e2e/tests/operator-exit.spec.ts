@@ -5,7 +5,9 @@ import { ACCESS_DENIED, csrfToken, linkFromMailbox, sidebar, signInAs, USERS } f
  * Issue 8 item 5: a platform operator who also works in a pharmacy leaves admin mode into that pharmacy: its
  * dashboard, with the menus of their membership there (a cashier's), not every menu and not 'No pharmacy context
  * available'. The seeded operator belongs to no pharmacy, so Afya Bora's owner invites them as a cashier here, and
- * deactivates that membership again at the end (shell.spec checks the operator without a pharmacy).
+ * deactivates that membership again at the end (shell.spec checks the operator without a pharmacy). The operator must
+ * still be able to sign in with only a deactivated membership (a pharmacy cannot lock the platform's operator out):
+ * the sign-in's LOGIN_DEACTIVATED rule exempts platform operators.
  */
 
 async function operatorMembership(page: Page, active: boolean): Promise<void> {
