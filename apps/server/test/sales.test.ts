@@ -117,6 +117,11 @@ describe.each(testDatabaseKinds())('completing a sale on %s', (kind) => {
       [ph.pharmacyId, main, para],
     );
     expect(stamp!.reason).toBe('Sale: INV-000001');
+    // The product's history reads the number through the reference, as a person expects to see it.
+    const history = await c.owner!.get(`/api/products/${para}/movements?limit=10`);
+    expect(history.status).toBe(200);
+    const sold = (history.body as { items: { kind: string; delta: number; reason: string | null }[] }).items.filter((m) => m.kind === 'sale');
+    expect(sold.map((m) => [m.delta, m.reason])).toEqual(expect.arrayContaining([[-5, 'Sale: INV-000001'], [-2, 'Sale: INV-000001']]));
     expect(await ledgerProblems(t.db, ph.pharmacyId)).toEqual([]);
     const receipt = await c.cashier!.get(`/api/sales/${sale.id}`);
     expect(receipt.status).toBe(200);

@@ -392,12 +392,17 @@ export async function listMovements(
     user_name: string | null;
     at: string;
   }>(
-    `SELECT m.id, m.branch_id, br.name AS branch_name, m.product_id, m.batch_id, b.batch_number, b.expiry_date, m.kind, m.delta, m.quantity_after, m.reason, m.reference_type,
+    // A sale's movements are written before its invoice number is taken (the number is taken last, decision 0023), so
+    // they say 'Sale' and name the sale by reference: the history reads 'Sale: INV-…' through it (the ledger is
+    // append-only). Older movements kept 'Sale: INV-…' in their own reason and are shown as they are.
+    `SELECT m.id, m.branch_id, br.name AS branch_name, m.product_id, m.batch_id, b.batch_number, b.expiry_date, m.kind, m.delta, m.quantity_after,
+            CASE WHEN m.reason = 'Sale' AND s.invoice_number IS NOT NULL THEN 'Sale: ' || s.invoice_number ELSE m.reason END AS reason, m.reference_type,
             m.reference_id, m.user_id, u.name AS user_name, m.at
        FROM stock_movements m
        JOIN branches br ON br.pharmacy_id = m.pharmacy_id AND br.id = m.branch_id
        LEFT JOIN batches b ON b.pharmacy_id = m.pharmacy_id AND b.id = m.batch_id
        LEFT JOIN users u ON u.id = m.user_id
+       LEFT JOIN sales s ON s.pharmacy_id = m.pharmacy_id AND s.id = CASE WHEN m.reference_type = 'sale' THEN m.reference_id::uuid END
       WHERE ${where}
       ORDER BY m.at DESC, m.quantity_after DESC, m.id
       LIMIT ${filter.limit} OFFSET ${filter.offset}`,
