@@ -52,9 +52,9 @@ function landingOf(me: { pharmacy: unknown; user: { isPlatformOperator?: boolean
 /**
  * Signs in through the API (POST /api/auth/login, as the sign-in form does, with its CSRF cookie and header) in this
  * page's browser context: a new session of its own, like the form gives, without rendering the sign-in page. The
- * form itself is tested by auth.spec (signIn). Then opens `open` (default: where the form would land, the
- * dashboard for a pharmacy member) and waits for a signed-in URL; `open: false` opens nothing, for a test whose
- * next step is an API call or a page.goto of its own.
+ * form itself is tested by auth.spec (signIn). Then opens where the form would land (the dashboard for a pharmacy
+ * member) and waits for a signed-in URL; or `open: path`, the test's own screen; or, with `open: false`, nothing,
+ * for a test whose next step is an API call or a page.goto of its own.
  */
 export async function signInAs(page: Page, who: SeededUserKey, options: { expectUrl?: RegExp; open?: string | false } = {}): Promise<void> {
   const request = page.context().request;
@@ -68,7 +68,13 @@ export async function signInAs(page: Page, who: SeededUserKey, options: { expect
   });
   expect(response.status(), `sign-in of ${USERS[who]}: ${await response.text()}`).toBe(200);
   if (options.open === false) return;
-  await page.goto(options.open ?? landingOf(await response.json()));
+  if (options.open !== undefined) {
+    // The test's own screen (it may be public, or the till): the test asserts what it shows.
+    await page.goto(options.open);
+    if (options.expectUrl) await expect(page).toHaveURL(options.expectUrl);
+    return;
+  }
+  await page.goto(landingOf(await response.json()));
   await expect(page).toHaveURL(options.expectUrl ?? /\/app\//);
 }
 
