@@ -127,6 +127,11 @@ describe.each(testDatabaseKinds())("the operator's actions and dashboard on %s",
     const patched = await operator.patch(`/api/admin/leads/${lead!.id}`, { leadStatus: 'converted', notes: 'Paid by bank transfer' });
     expect(patched.status).toBe(200);
     expect(patched.body.lead).toMatchObject({ leadStatus: 'converted', followUpRequired: false, notes: 'Paid by bank transfer' });
+    // Who changed it, and from what: one append-only row per change (migration 0025).
+    const changes = await t.db.owner.query(`SELECT changed_by, lead_status, follow_up_required, notes, before FROM lead_changes WHERE lead_id = $1`, [lead!.id]);
+    expect(changes).toEqual([
+      { changed_by: operatorId, lead_status: 'converted', follow_up_required: false, notes: 'Paid by bank transfer', before: { leadStatus: 'new', followUpRequired: true, notes: null } },
+    ]);
     expect((await operator.patch(`/api/admin/leads/${lead!.id}`, { leadStatus: 'won' })).status).toBe(400);
     expect((await operator.patch(`/api/admin/leads/00000000-0000-4000-8000-000000000000`, { leadStatus: 'lost' })).status).toBe(404);
     expect((await operator.get('/api/admin/overview')).body.demos).toMatchObject({ registrations: 1, converted: 1 });

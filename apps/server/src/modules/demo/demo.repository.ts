@@ -188,6 +188,22 @@ export async function updateLeadRow(q: Queryable, id: string, patch: { leadStatu
   return toLead(row!);
 }
 
+/** One operator change of a lead, appended in the transaction of the change (migration 0025). */
+export async function appendLeadChange(q: Queryable, change: { leadId: string; changedBy: string; after: Lead; before: Lead; at: Date }): Promise<void> {
+  await q.query(
+    `INSERT INTO lead_changes (lead_id, changed_by, changed_at, lead_status, follow_up_required, notes, before) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      change.leadId,
+      change.changedBy,
+      change.at,
+      change.after.leadStatus,
+      change.after.followUpRequired,
+      change.after.notes,
+      JSON.stringify({ leadStatus: change.before.leadStatus, followUpRequired: change.before.followUpRequired, notes: change.before.notes }),
+    ],
+  );
+}
+
 /** The demo funnel for the operator's dashboard: registered, verified, entered, and converted (owns a pharmacy since). */
 export async function demoFunnel(q: Queryable): Promise<{ registrations: number; verified: number; accessed: number; converted: number }> {
   const [row] = await q.query<{ registrations: number; verified: number; accessed: number; converted: number }>(

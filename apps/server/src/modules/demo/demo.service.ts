@@ -131,8 +131,8 @@ export async function listDemosForOperator(q: Queryable): Promise<AdminDemosResp
   return { registrations: registrations.map(({ userId: _userId, ...r }) => r), leads };
 }
 
-/** The operator's follow-up of a lead; an unknown id is 404. */
-export async function updateLead(q: Queryable, id: string, patch: UpdateLeadRequest, now = new Date()): Promise<{ lead: Lead; before: Lead }> {
+/** The operator's follow-up of a lead, recorded with who made it (lead_changes); an unknown id is 404. */
+export async function updateLead(q: Queryable, operatorId: string, id: string, patch: UpdateLeadRequest, now = new Date()): Promise<{ lead: Lead; before: Lead }> {
   const before = await repo.leadById(q, id, { forUpdate: true });
   if (!before) throw new AppError('NOT_FOUND');
   const lead = await repo.updateLeadRow(
@@ -145,12 +145,13 @@ export async function updateLead(q: Queryable, id: string, patch: UpdateLeadRequ
     },
     now,
   );
+  await repo.appendLeadChange(q, { leadId: id, changedBy: operatorId, after: lead, before, at: now });
   return { lead, before };
 }
 
 /** PATCH /api/admin/leads/:id in its own transaction as the operator. */
 export async function updateLeadAsOperator(db: Database, operatorId: string, id: string, patch: UpdateLeadRequest, now = new Date()): Promise<{ lead: Lead }> {
-  const { lead } = await runTransaction(db, { userId: operatorId }, (q) => updateLead(q, id, patch, now));
+  const { lead } = await runTransaction(db, { userId: operatorId }, (q) => updateLead(q, operatorId, id, patch, now));
   return { lead };
 }
 
