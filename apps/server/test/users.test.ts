@@ -301,6 +301,19 @@ describe.each(testDatabaseKinds())('users and staff on %s', (kind) => {
     expect((await loginAs(t, cashierEmail)).cookies.has('pp_session')).toBe(true);
   });
 
+  it('a platform operator whose only membership was deactivated still signs in (to the admin area)', async () => {
+    const cashier = ph.users.cashier!;
+    await t.db.owner.query(`UPDATE users SET is_platform_operator = true WHERE id = $1`, [cashier.id]);
+    try {
+      expect((await admin.patch(`/api/users/${cashier.id}`, { isActive: false })).status).toBe(200);
+      const login = await t.client().post('/api/auth/login', { email: cashier.email, password: FIXTURE_PASSWORD });
+      expect(login.status).toBe(200);
+    } finally {
+      await t.db.owner.query(`UPDATE users SET is_platform_operator = false WHERE id = $1`, [cashier.id]);
+      expect((await admin.patch(`/api/users/${cashier.id}`, { isActive: true })).status).toBe(200);
+    }
+  });
+
   it("answers 404 for another pharmacy's member and leaves them untouched", async () => {
     const foreignId = other.users.cashier!.id;
     const patch = await owner.patch(`/api/users/${foreignId}`, { role: 'user', isActive: false });

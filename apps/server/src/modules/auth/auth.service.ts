@@ -171,9 +171,12 @@ export async function signIn(deps: AuthDeps, input: { email: string; password: s
     throw new AppError('LOGIN_UNVERIFIED');
   }
   // Staff whose every membership was deactivated are refused, unless an invitation waits for their answer; a user
-  // with none may still sign in to create a pharmacy.
-  const state = await runTransaction(db, { userId: user.id }, (q) => repo.membershipState(q, user.id));
-  if (state.anyAccepted && !state.active && !state.pending) throw new AppError('LOGIN_DEACTIVATED');
+  // with none may still sign in to create a pharmacy. A platform operator always may: a pharmacy that deactivates
+  // its membership of an operator must not shut them out of the admin area.
+  if (!user.isPlatformOperator) {
+    const state = await runTransaction(db, { userId: user.id }, (q) => repo.membershipState(q, user.id));
+    if (state.anyAccepted && !state.active && !state.pending) throw new AppError('LOGIN_DEACTIVATED');
+  }
 
   return openSession(deps, user.id, client, now);
 }
