@@ -42,6 +42,13 @@ describe('CSV preview', () => {
     ]);
   });
 
+  it('refuses opening stock that has already expired, as the server does (a batch expiring today is still imported)', () => {
+    const table = parseCsv('Name,Opening Quantity,Batch Number,Expiry Date\nOld Syrup,5,OLD1,2026-11-25\nToday Syrup,5,NOW1,2026-11-26\n');
+    const errors = previewErrors(table, autoMapping(table.headers), [], '2026-11-26');
+    expect(errors.map((e) => [e.row, e.field])).toEqual([[2, 'expiryDate']]);
+    expect(errors[0]!.message).toContain('expired on 2026-11-25');
+  });
+
   it('asks for a Name column when none is mapped', () => {
     const table = parseCsv('Foo\nbar\n');
     expect(previewErrors(table, {}, [])[0]).toMatchObject({ row: 1, field: 'name' });

@@ -8,6 +8,7 @@ import {
   type ImportMapping,
   type ImportRowError,
 } from '@pharmapoint/domain/product-import';
+import { businessDate } from '@pharmapoint/domain/stock';
 
 /**
  * Reading a CSV file in the browser for the import preview: papaparse under the domain's rules (readImportCsv, the
@@ -31,12 +32,13 @@ export function mappedValues(table: CsvTable, cells: readonly string[], mapping:
   return mappedRecord(table.headers, cells, mapping);
 }
 
-/** The row errors the browser can find before uploading (every row), with the settings' categories. */
-export function previewErrors(table: CsvTable, mapping: ImportMapping, categories: readonly string[]): ImportRowError[] {
+/** The row errors the browser can find before uploading (every row), with the settings' categories and today's business date. */
+export function previewErrors(table: CsvTable, mapping: ImportMapping, categories: readonly string[], today: string = businessDate()): ImportRowError[] {
   const errors: ImportRowError[] = [];
   if (!mapping.name) return [{ row: 1, field: 'name', message: 'Map a column to Name' }];
   for (const record of table.rows) {
-    const result = normalizeImportRow(mappedValues(table, record.cells, mapping), record.row, { categories });
+    // `today`: opening stock that has already expired is refused, as the server refuses it (decision 0050).
+    const result = normalizeImportRow(mappedValues(table, record.cells, mapping), record.row, { categories, today });
     errors.push(...result.errors);
   }
   return errors;
