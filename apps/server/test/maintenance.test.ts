@@ -56,7 +56,7 @@ describe('planner statistics on the embedded database (platform/maintenance.ts)'
     maintenance.start();
     const csv = [HEADER];
     for (let i = 0; i < IMPORTED; i += 1) {
-      csv.push(`Maintenance product ${i},MNT-${i},Medicine,${i % 2 ? 'Westlands Branch' : 'Main Branch'},12.50,8,${10 + (i % 40)},B${i},2027-06-30,No`);
+      csv.push(`Maintenance product ${i},MNT-${i},Medicine,${i % 2 ? 'Westlands Branch' : 'Main Branch'},12.50,8,${10 + (i % 40)},B${i},2037-06-30,No`);
     }
     const imported = await owner.request('POST', '/api/products/import?mode=all-or-nothing', csv.join('\n'), { 'content-type': 'text/csv' });
     expect(imported.status).toBe(200);
