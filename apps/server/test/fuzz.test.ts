@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
+import { createUser } from './fixtures.ts';
 import type { TestClient, TestResponse } from './http.ts';
+import { loginAs } from './platform-helpers.ts';
 import { apiRoutes, errorBodySchema, fillPath, routeName } from './security-helpers.ts';
 import { clientsOf, daysFromToday, stockTestPharmacy } from './stock-helpers.ts';
 import type { StockPharmacy } from './import-helpers.ts';
+import type { RouteInfo } from '../src/app.ts';
 
 /**
  * Hostile input on every route (issue 7 item 6): the route table is walked, so a route added later is covered
@@ -120,6 +123,8 @@ describe.each(testDatabaseKinds())('hostile input on every route on %s', (kind) 
   let t: TestApp;
   let ph: StockPharmacy;
   let owner: TestClient;
+  /** The operator's routes ('operator' access) are walked as a platform operator: as the owner they answer 403 before the body is read. */
+  let operator: TestClient;
   let doc: { paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>> };
   const ids: Record<string, string> = {};
 
@@ -127,6 +132,7 @@ describe.each(testDatabaseKinds())('hostile input on every route on %s', (kind) 
     t = await createTestApp(kind);
     ph = await stockTestPharmacy(t.db, 'fuzz_ph', ['owner']);
     owner = (await clientsOf(t, ph)).owner!;
+    operator = await loginAs(t, (await createUser(t.db, { email: 'operator@fuzz.test', isPlatformOperator: true })).email);
     const product = await owner.post('/api/products', { name: 'Fuzz Paracetamol', sellingPriceCents: 1_000, purchasePriceCents: 500 });
     expect(product.status).toBe(201);
     ids.product = product.body.product.id;
@@ -145,19 +151,25 @@ describe.each(testDatabaseKinds())('hostile input on every route on %s', (kind) 
     return '00000000-0000-4000-8000-000000000000';
   }
 
+  /** Who sends a route's requests: the operator for the operator's own routes, the owner for everything else. */
+  const clientFor = (route: RouteInfo): TestClient => (route.config.access === 'operator' ? operator : owner);
+
   const problems: string[] = [];
   beforeEach(() => {
     problems.length = 0;
   });
   /** Sends the request; a connection dropped mid-answer is a problem like a 5xx. */
-  async function send(label: string, request: () => Promise<TestResponse>): Promise<void> {
+  async function send(label: string, request: () => Promise<TestResponse>, route?: RouteInfo): Promise<void> {
     try {
-      check(label, await request());
+      check(label, await request(), route);
     } catch (error) {
       problems.push(`${label}: the answer broke off (${(error as Error).message})`);
     }
   }
-  function check(label: string, res: TestResponse): void {
+  /** Statuses the operator's routes answered: they must read the bodies (never 401/403 before them). */
+  const operatorStatuses: number[] = [];
+  function check(label: string, res: TestResponse, route?: RouteInfo): void {
+    if (route?.config.access === 'operator') operatorStatuses.push(res.status);
     if (res.status >= 500) problems.push(`${label}: ${res.status} ${JSON.stringify(res.body)?.slice(0, 200)}`);
     else if (res.status >= 400 && typeof res.body === 'object' && !errorBodySchema.safeParse(res.body).success) {
       problems.push(`${label}: ${res.status} not in the error format: ${JSON.stringify(res.body)?.slice(0, 200)}`);
@@ -167,16 +179,19 @@ describe.each(testDatabaseKinds())('hostile input on every route on %s', (kind) 
   it('no write route answers 5xx to poisoned bodies', async () => {
     const writes = apiRoutes(t.app).filter((r) => ['POST', 'PUT', 'PATCH'].includes(r.method) && r.hasBody && !SESSION_ENDING.has(routeName(r)));
     expect(writes.length).toBeGreaterThan(20);
+    expect(writes.filter((r) => r.config.access === 'operator').length).toBeGreaterThan(3);
     for (const route of writes) {
       const openApiPath = route.url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
       const schema = doc.paths[openApiPath]?.[route.method.toLowerCase()]?.requestBody?.content?.['application/json']?.schema;
       const url = route.url.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => idFor(route.url, name));
       for (const poison of POISONS) {
         const body = generate(schema, poison, ids.product!);
-        await send(`${routeName(route)} [${poison}]`, () => owner.request(route.method, url, body ?? {}));
+        await send(`${routeName(route)} [${poison}]`, () => clientFor(route).request(route.method, url, body ?? {}), route);
       }
     }
     expect(problems).toEqual([]);
+    expect(operatorStatuses).toContain(400);
+    expect(operatorStatuses.filter((status) => status === 401 || status === 403)).toEqual([]);
   });
 
   it('no list route answers 5xx to poisoned query strings', async () => {
@@ -186,7 +201,7 @@ describe.each(testDatabaseKinds())('hostile input on every route on %s', (kind) 
       const base = route.url.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => idFor(route.url, name));
       for (const poison of POISONS) {
         for (const key of route.queryKeys) {
-          await send(`${routeName(route)} ?${key} [${poison}]`, () => owner.get(`${base}?${key}=${queryValue(poison)}`));
+          await send(`${routeName(route)} ?${key} [${poison}]`, () => clientFor(route).get(`${base}?${key}=${queryValue(poison)}`));
         }
       }
     }
@@ -197,7 +212,7 @@ describe.each(testDatabaseKinds())('hostile input on every route on %s', (kind) 
     for (const route of apiRoutes(t.app).filter((r) => r.url.includes(':'))) {
       for (const value of ['not-a-uuid', '%00', 'x'.repeat(2000)]) {
         const body = ['GET', 'DELETE'].includes(route.method) ? undefined : {};
-        await send(`${routeName(route)} with '${value.slice(0, 10)}'`, () => owner.request(route.method, fillPath(route.url, value), body));
+        await send(`${routeName(route)} with '${value.slice(0, 10)}'`, () => clientFor(route).request(route.method, fillPath(route.url, value), body));
       }
     }
     await send('a 10,000-character path', () => owner.get(`/api/${'a'.repeat(10_000)}`));
