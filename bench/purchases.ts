@@ -10,8 +10,8 @@
 // Run: npx tsx bench/purchases.ts   (BENCH_KINDS=pglite,postgres, BENCH_REQUESTS=20, BENCH_RECEIPTS=5)
 import { execSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import Fastify from 'fastify';
 import { createMaintenance } from '../apps/server/src/platform/maintenance.ts';
+import { helloWorld, timedGets } from './lib/sequential.ts';
 import { benchEnv, benchKinds, machine, percentile } from './lib/stock-bench.ts';
 
 const SUPPLIERS = Number(process.env.BENCH_SUPPLIERS ?? 200);
@@ -21,21 +21,9 @@ const RECEIPTS = Number(process.env.BENCH_RECEIPTS ?? 5);
 const LINES = 100;
 const load = () => execSync('uptime', { encoding: 'utf8' }).trim().replace(/^.*load average: /, '');
 
-async function timed(url: string, headers: Record<string, string> = {}): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < REQUESTS; i += 1) {
-    const began = performance.now();
-    const response = await fetch(url, { headers });
-    await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
-    times.push(performance.now() - began);
-  }
-  return times.sort((a, b) => a - b);
-}
-
-const hello = Fastify();
-hello.get('/', async () => ({ hello: 'world' }));
-const helloUrl = await hello.listen({ port: 0, host: '127.0.0.1' });
+const timed = (url: string, headers: Record<string, string> = {}) => timedGets(url, REQUESTS, headers);
+const hello = await helloWorld();
+const helloUrl = hello.url;
 
 console.log(`\nMachine: ${machine()}`);
 console.log(`${SUPPLIERS} suppliers, ${PURCHASES} purchases of 2 lines; ${REQUESTS} sequential requests per route, real HTTP on loopback\n`);

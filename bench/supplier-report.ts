@@ -10,8 +10,8 @@
 // loaded machine the p50 ratio is the figure to compare between runs.
 // Run: npx tsx bench/supplier-report.ts   (BENCH_KINDS=pglite,postgres, BENCH_REQUESTS=20)
 import { execSync } from 'node:child_process';
-import Fastify from 'fastify';
 import { createMaintenance } from '../apps/server/src/platform/maintenance.ts';
+import { helloWorld, timedGets } from './lib/sequential.ts';
 import { benchEnv, benchKinds, machine, percentile } from './lib/stock-bench.ts';
 
 const SUPPLIERS = Number(process.env.BENCH_SUPPLIERS ?? 200);
@@ -20,21 +20,9 @@ const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 20_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20);
 const load = () => execSync('uptime', { encoding: 'utf8' }).trim().replace(/^.*load average/, 'load average');
 
-async function timed(url: string, headers: Record<string, string> = {}): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < REQUESTS; i += 1) {
-    const began = performance.now();
-    const response = await fetch(url, { headers });
-    await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
-    times.push(performance.now() - began);
-  }
-  return times.sort((a, b) => a - b);
-}
-
-const hello = Fastify();
-hello.get('/', async () => ({ hello: 'world' }));
-const helloUrl = await hello.listen({ port: 0, host: '127.0.0.1' });
+const timed = (url: string, headers: Record<string, string> = {}) => timedGets(url, REQUESTS, headers);
+const hello = await helloWorld();
+const helloUrl = hello.url;
 
 console.log(`\nMachine: ${machine()}`);
 console.log(`${SUPPLIERS} suppliers, ${PURCHASES} purchases, ${PAYMENTS} payments; ${REQUESTS} sequential requests per route, real HTTP on loopback\n`);

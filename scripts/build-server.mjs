@@ -11,10 +11,10 @@
 // files next to themselves through import.meta.url (the migrations directory, the repository root, package.json)
 // get their own file's URL, so those paths mean what they mean under tsx. The bundle therefore belongs to this
 // checkout's directory: the directory is part of the hash.
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { sourceHash } from './source-hash.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SERVER = path.join(ROOT, 'apps/server');
@@ -25,31 +25,8 @@ const STAMP = path.join(SERVER, 'dist/.build-hash');
 const INPUTS = ['apps/server/src', 'packages/domain/src', 'apps/server/package.json', 'package-lock.json', 'tsconfig.base.json', 'scripts/build-server.mjs'];
 const isSource = (file) => !/\.test\.tsx?$/.test(file);
 
-function sourceHash() {
-  const hash = createHash('sha256');
-  hash.update(`${ROOT}\0${process.version}\0`);
-  const list = [];
-  for (const input of INPUTS) {
-    const absolute = path.join(ROOT, input);
-    if (!existsSync(absolute)) continue;
-    if (!statSync(absolute).isDirectory()) {
-      list.push(absolute);
-      continue;
-    }
-    for (const entry of readdirSync(absolute, { withFileTypes: true, recursive: true })) {
-      if (!entry.isFile()) continue;
-      const full = path.join(entry.parentPath ?? entry.path, entry.name);
-      if (isSource(full)) list.push(full);
-    }
-  }
-  for (const file of list.sort()) {
-    hash.update(path.relative(ROOT, file));
-    hash.update('\0');
-    hash.update(readFileSync(file));
-    hash.update('\0');
-  }
-  return hash.digest('hex');
-}
+/** The hash of the bundle's inputs; the checkout's directory and Node's version are part of it. */
+const hashSources = () => sourceHash(ROOT, INPUTS, { include: isSource, salt: `${ROOT}\0${process.version}` });
 
 /** esbuild plugin: bare imports stay external except the workspace's own packages (TypeScript sources). */
 const externalDependencies = {
@@ -80,7 +57,7 @@ const ownImportMetaUrl = {
  */
 export async function ensureServerBuilt({ force = false, quiet = false } = {}) {
   const started = Date.now();
-  const hash = sourceHash();
+  const hash = hashSources();
   if (!force && existsSync(SERVER_BUNDLE) && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === hash) {
     if (!quiet) console.log(`Server up to date (apps/server/dist, sources unchanged; checked in ${Date.now() - started} ms).`);
     return SERVER_BUNDLE;

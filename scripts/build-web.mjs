@@ -4,11 +4,11 @@
 // a SHA-256 of the web app's sources, the domain package it imports, the user manual it shows and the lockfile is
 // kept in apps/web/dist/.build-hash; `npm start` skips the 10-30 s build when it matches. `--force` builds anyway.
 // Plain JavaScript so that it runs without a compiler before anything else; scripts/start.mjs imports ensureWebBuilt.
-import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourceHash } from './source-hash.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(ROOT, 'apps/web/dist');
@@ -18,33 +18,9 @@ const STAMP = path.join(DIST, '.build-hash');
 const INPUTS = ['apps/web', 'packages/domain', 'docs/user-manual.md', 'package-lock.json', 'tsconfig.base.json'];
 const SKIP = new Set(['node_modules', 'dist', '.vite']);
 
-/** The hash of every input file's path and bytes, in a stable order. */
-function sourceHash() {
-  const hash = createHash('sha256');
-  const list = [];
-  for (const input of INPUTS) {
-    const absolute = path.join(ROOT, input);
-    if (!existsSync(absolute)) continue;
-    if (!statSync(absolute).isDirectory()) {
-      list.push(absolute);
-      continue;
-    }
-    for (const entry of readdirSync(absolute, { withFileTypes: true, recursive: true })) {
-      if (!entry.isFile()) continue;
-      const full = path.join(entry.parentPath ?? entry.path, entry.name);
-      const parts = path.relative(ROOT, full).split(path.sep);
-      if (parts.some((part) => SKIP.has(part))) continue;
-      list.push(full);
-    }
-  }
-  for (const file of list.sort()) {
-    hash.update(path.relative(ROOT, file));
-    hash.update('\0');
-    hash.update(readFileSync(file));
-    hash.update('\0');
-  }
-  return hash.digest('hex');
-}
+/** The hash of every input file's path and bytes, in a stable order (node_modules, dist and .vite left out). */
+const hashSources = () =>
+  sourceHash(ROOT, INPUTS, { include: (full) => !path.relative(ROOT, full).split(path.sep).some((part) => SKIP.has(part)) });
 
 /**
  * Builds apps/web/dist unless it was built from these very sources (or `force`). Returns false when the build failed
@@ -52,7 +28,7 @@ function sourceHash() {
  */
 export function ensureWebBuilt({ force = false } = {}) {
   const started = Date.now();
-  const hash = sourceHash();
+  const hash = hashSources();
   const built = existsSync(path.join(DIST, 'index.html')) && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === hash;
   if (built && !force) {
     console.log(`Web app up to date (apps/web/dist, sources unchanged; checked in ${Date.now() - started} ms).`);
