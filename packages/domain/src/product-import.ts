@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isExpired } from './stock.ts';
+import { isExpired } from './stock-status.ts';
 
 /**
  * Bulk product import (POST /api/products/import) and the CSV template: the fields a file may carry, the

@@ -11,3 +11,8 @@ export function stockStatus(quantity: number, threshold: number = DEFAULT_LOW_ST
   if (quantity <= threshold) return 'low';
   return 'good';
 }
+
+/** A batch is expired once its expiry date is before today: it may still be sold on the expiry date itself. */
+export function isExpired(expiryDate: string | null, today: string): boolean {
+  return expiryDate !== null && expiryDate < today;
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { businessDateSchema, centsField } from './products.ts';
 import { fieldMessage, formatMessage, numberField } from './errors.ts';
 import { isCalendarDate, text } from './text.ts';
+import { isExpired } from './stock-status.ts';
 
 /**
  * Stock rules and the stock API (issue 3): the ledger's movement kinds, FEFO batch allocation, expiry, stock
@@ -65,10 +66,9 @@ export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
 
-/** A batch is expired once its expiry date is before today: it may still be sold on the expiry date itself. */
-export function isExpired(expiryDate: string | null, today: string): boolean {
-  return expiryDate !== null && expiryDate < today;
-}
+// isExpired lives in stock-status.ts (a module without imports) so that product-import.ts can use it without the
+// products -> product-import -> stock -> products import cycle; it is part of this module's API as before.
+export { isExpired };
 
 export type ExpiryStatus = 'expired' | 'near_expiry' | 'ok' | 'none';
 
