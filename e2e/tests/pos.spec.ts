@@ -304,11 +304,12 @@ test('keyboard only: scan, F8 pay, F9 complete; Ctrl+Delete clears after asking;
   await page.keyboard.press('F9');
   const receipt = page.getByRole('dialog', { name: 'Sale Receipt' });
   await expect(receipt.getByTestId('receipt')).toContainText('KSh 50.00');
-  // The receipt listens for Escape once the effects of its first render have run; the same effects move the focus
-  // into it. Chromium handles input before a pending script task, so an Escape sent the instant the receipt was
-  // drawn could arrive before its listener: the key reached nothing, the receipt stayed open and the search box was
-  // never focused (the flaky run). A person sees the receipt before pressing a key; the test waits as long.
+  // The receipt (a Radix dialog) takes Escape only once it knows it is the top layer: its first render moves the focus
+  // in, but it learns its place among the layers in a second render, and an Escape between the two is ignored (the
+  // flaky runs: the focus was already inside, the receipt stayed open). That second render is the one that gives the
+  // dialog pointer-events: auto over the body's none, so the test waits for it, as a person sees the receipt first.
   await expect(receipt.locator(':focus')).toHaveCount(1);
+  await expect(receipt).toHaveCSS('pointer-events', 'auto');
   await page.keyboard.press('Escape');
   await expect(receipt).toBeHidden();
   await expect(search(page)).toBeFocused();
