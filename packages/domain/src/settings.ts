@@ -63,6 +63,18 @@ export const integrationsSchema = z.strictObject({
     consumerSecret: text(200),
     passkey: text(200),
   }),
+  /**
+   * The pharmacy's own Kopo Kopo K2 till for M-Pesa at the till (issue 11 item 7, decision 0058): the OAuth client,
+   * the API key that signs K2's callbacks (both write-only) and the online payments till number, prefixed K.
+   */
+  kopokopo: z.strictObject({
+    enabled: z.boolean(),
+    environment: z.enum(['sandbox', 'production']),
+    tillNumber: z.string().trim().regex(/^(K\d{3,12})?$/i, 'The Kopo Kopo till number must be K followed by its digits, such as K123456.'),
+    clientId: text(200, 'The Kopo Kopo client ID'),
+    clientSecret: text(200),
+    apiKey: text(200),
+  }),
   insurance: z.strictObject({ enabled: z.boolean(), providers: list(itemName('Insurance providers'), 100, 'Insurance providers') }),
   accounting: z.strictObject({ enabled: z.boolean(), software: text(100, 'Accounting software') }),
 });
@@ -210,6 +222,7 @@ export const DEFAULT_SETTINGS: Settings = {
   },
   integrations: {
     mobileMoney: { enabled: false, shortcode: '', consumerKey: '', consumerSecret: '', passkey: '' },
+    kopokopo: { enabled: false, environment: 'sandbox', tillNumber: '', clientId: '', clientSecret: '', apiKey: '' },
     insurance: { enabled: false, providers: [] },
     accounting: { enabled: false, software: '' },
   },
@@ -220,6 +233,8 @@ export const SECRET_SETTINGS_FIELDS = [
   'integrations.mobileMoney.consumerKey',
   'integrations.mobileMoney.consumerSecret',
   'integrations.mobileMoney.passkey',
+  'integrations.kopokopo.clientSecret',
+  'integrations.kopokopo.apiKey',
 ] as const;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -446,6 +461,12 @@ export const SETTINGS_SECTIONS: readonly { id: SettingsSectionId; fields: readon
       { key: 'integrations.mobileMoney.consumerKey', kind: 'secret' },
       { key: 'integrations.mobileMoney.consumerSecret', kind: 'secret' },
       { key: 'integrations.mobileMoney.passkey', kind: 'secret' },
+      { key: 'integrations.kopokopo.enabled', kind: 'boolean' },
+      { key: 'integrations.kopokopo.environment', kind: 'select', options: ['sandbox', 'production'] },
+      { key: 'integrations.kopokopo.tillNumber', kind: 'text' },
+      { key: 'integrations.kopokopo.clientId', kind: 'text' },
+      { key: 'integrations.kopokopo.clientSecret', kind: 'secret' },
+      { key: 'integrations.kopokopo.apiKey', kind: 'secret' },
       { key: 'integrations.insurance.enabled', kind: 'boolean' },
       { key: 'integrations.insurance.providers', kind: 'list' },
       { key: 'integrations.accounting.enabled', kind: 'boolean' },
@@ -536,6 +557,10 @@ export const settingsSaveSchema = settingsSchema.extend({
       consumerKey: secretInput,
       consumerSecret: secretInput,
       passkey: secretInput,
+    }),
+    kopokopo: integrationsSchema.shape.kopokopo.extend({
+      clientSecret: secretInput,
+      apiKey: secretInput,
     }),
   }),
 });

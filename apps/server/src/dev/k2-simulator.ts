@@ -32,6 +32,16 @@ export interface SimulatedPrompt {
   errors: string | null;
   /** Callbacks posted (and their HTTP answers). */
   deliveries: number[];
+  /** The K2 application (client id) that asked: its API key signs the callback. */
+  clientId: string;
+}
+
+/** A K2 application: a pharmacy's own till credentials (decision 0058), or the simulator's own. */
+export interface SimulatedClient {
+  clientId: string;
+  clientSecret: string;
+  apiKey: string;
+  tillNumber: string;
 }
 
 /** The failure texts the phone gives (Daraja's result descriptions, integrations reference section 2.7). */
@@ -68,8 +78,13 @@ export interface K2Simulator {
    * 0 = a lost callback, which only a status query finds; 5 = a duplicated callback).
    */
   decide(id: string, decision: PromptDecision, options?: { deliveries?: number }): Promise<SimulatedPrompt>;
-  /** The signature K2 puts on a body. */
-  sign(body: string): string;
+  /** The signature K2 puts on a body (with the API key of this client; the simulator's own by default). */
+  sign(body: string, clientId?: string): string;
+  /**
+   * Another K2 application (a pharmacy's till, decision 0058), as K2's dashboard would issue it: the given values,
+   * or new random ones. Its callbacks are signed with its own API key.
+   */
+  addClient(client?: Partial<SimulatedClient>): SimulatedClient;
   close(): Promise<void>;
 }
 
@@ -115,12 +130,23 @@ export async function startK2Simulator(options: K2SimulatorOptions = {}): Promis
   const apiKey = options.apiKey ?? randomBytes(24).toString('hex');
   const tillNumber = options.tillNumber ?? 'K000000';
   const tokenSeconds = options.tokenSeconds ?? 3600;
-  const tokens = new Map<string, number>();
+  const tokens = new Map<string, { expires: number; clientId: string }>();
+  const clients = new Map<string, SimulatedClient>([[clientId, { clientId, clientSecret, apiKey, tillNumber }]]);
+  const addClient = (client: Partial<SimulatedClient> = {}): SimulatedClient => {
+    const made: SimulatedClient = {
+      clientId: client.clientId ?? `sim-${randomBytes(6).toString('hex')}`,
+      clientSecret: client.clientSecret ?? randomBytes(16).toString('hex'),
+      apiKey: client.apiKey ?? randomBytes(24).toString('hex'),
+      tillNumber: client.tillNumber ?? `K${100000 + (randomBytes(3).readUIntBE(0, 3) % 900000)}`,
+    };
+    clients.set(made.clientId, made);
+    return made;
+  };
   const prompts = new Map<string, SimulatedPrompt>();
   let issued = 0;
   let url = '';
 
-  const sign = (body: string) => createHmac('sha256', apiKey).update(body).digest('hex');
+  const sign = (body: string, client = clientId) => createHmac('sha256', clients.get(client)?.apiKey ?? apiKey).update(body).digest('hex');
 
   const resourceOf = (p: SimulatedPrompt) => ({
     data: {
@@ -158,7 +184,7 @@ export async function startK2Simulator(options: K2SimulatorOptions = {}): Promis
 
   async function deliver(p: SimulatedPrompt, times: number): Promise<void> {
     const body = JSON.stringify(resourceOf(p));
-    const signature = sign(body);
+    const signature = sign(body, p.clientId);
     await Promise.all(
       Array.from({ length: times }, async () => {
         for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -196,10 +222,11 @@ export async function startK2Simulator(options: K2SimulatorOptions = {}): Promis
     return p;
   }
 
-  function bearer(request: IncomingMessage): boolean {
+  /** The client whose valid token the request carries, or undefined. */
+  function bearer(request: IncomingMessage): SimulatedClient | undefined {
     const match = /^Bearer (.+)$/.exec(request.headers.authorization ?? '');
-    const expires = match ? tokens.get(match[1]!) : undefined;
-    return expires !== undefined && expires > Date.now();
+    const token = match ? tokens.get(match[1]!) : undefined;
+    return token && token.expires > Date.now() ? clients.get(token.clientId) : undefined;
   }
 
   function page(): string {
@@ -239,6 +266,17 @@ button.approve{background:#16a34a;border-color:#16a34a;color:#fff}
 Approve completes the payment, Decline cancels it, Time out answers as a phone that could not be reached.
 ${pending ? '<a href="/">Refresh</a>' : 'Waiting for payment requests (this page refreshes by itself).'}</p>
 ${list.length ? `<ul>${rows}</ul>` : '<p>No STK prompts yet.</p>'}
+<h2 id="till-apps">Till apps</h2>
+<p class="note">A pharmacy's own Kopo Kopo credentials for M-Pesa at the till (Settings &gt; Integrations). While this simulator runs,
+a pharmacy without credentials of its own uses the simulator's till (${escapeHtml(tillNumber)}). Add one to try a pharmacy's own credentials.</p>
+<ul>${[...clients.values()]
+      .filter((c) => c.clientId !== clientId)
+      .map(
+        (c) => `<li class="client"><div>Till number <strong>${escapeHtml(c.tillNumber)}</strong></div>
+<div class="meta">Client ID ${escapeHtml(c.clientId)} &middot; client secret ${escapeHtml(c.clientSecret)} &middot; API key ${escapeHtml(c.apiKey)}</div></li>`,
+      )
+      .join('\n')}</ul>
+<form method="post" action="/clients"><button>Add a till app</button></form>
 </body></html>`;
   }
 
@@ -249,11 +287,12 @@ ${list.length ? `<ul>${rows}</ul>` : '<p>No STK prompts yet.</p>'}
     if (method === 'POST' && path === '/oauth/token') {
       const form = new URLSearchParams(await readBody(request));
       if (form.get('grant_type') !== 'client_credentials') return send(response, 400, { error: 'unsupported_grant_type', error_description: 'The authorization grant type is not supported.' });
-      if (form.get('client_id') !== clientId || form.get('client_secret') !== clientSecret) {
+      const client = clients.get(form.get('client_id') ?? '');
+      if (!client || form.get('client_secret') !== client.clientSecret) {
         return send(response, 401, { error: 'invalid_client', error_description: 'Client authentication failed.' });
       }
       const token = randomBytes(24).toString('hex');
-      tokens.set(token, Date.now() + tokenSeconds * 1000);
+      tokens.set(token, { expires: Date.now() + tokenSeconds * 1000, clientId: client.clientId });
       issued += 1;
       return send(response, 200, { access_token: token, token_type: 'Bearer', expires_in: tokenSeconds, created_at: Math.floor(Date.now() / 1000) });
     }
@@ -264,8 +303,14 @@ ${list.length ? `<ul>${rows}</ul>` : '<p>No STK prompts yet.</p>'}
       if (p?.status === 'Pending') await decide(p.id, decision[2] as PromptDecision);
       return send(response, 303, undefined, { location: '/' });
     }
+    if (method === 'POST' && path === '/clients') {
+      await readBody(request);
+      addClient();
+      return send(response, 303, undefined, { location: '/#till-apps' });
+    }
     if (path.startsWith('/api/v2/')) {
-      if (!bearer(request)) return send(response, 401, { error_code: 401, error_message: 'Unauthorized: the access token is invalid or expired.' });
+      const caller = bearer(request);
+      if (!caller) return send(response, 401, { error_code: 401, error_message: 'Unauthorized: the access token is invalid or expired.' });
       if (method === 'POST' && path === '/api/v2/incoming_payments') {
         let json: unknown;
         try {
@@ -280,7 +325,7 @@ ${list.length ? `<ul>${rows}</ul>` : '<p>No STK prompts yet.</p>'}
         if (at('payment_channel') !== 'M-PESA STK Push') return send(response, 400, { error_code: 400, error_message: 'payment_channel must be M-PESA STK Push' });
         if (!/^\+254[17]\d{8}$/.test(phone)) return send(response, 400, { error_code: 400, error_message: 'Invalid phone number' });
         if (at('amount', 'currency') !== 'KES' || !(value > 0)) return send(response, 400, { error_code: 400, error_message: 'Invalid amount' });
-        if (at('till_number') !== tillNumber) return send(response, 400, { error_code: 400, error_message: 'Invalid till number' });
+        if (at('till_number') !== caller.tillNumber) return send(response, 400, { error_code: 400, error_message: 'Invalid till number' });
         if (!/^https?:\/\//.test(callbackUrl)) return send(response, 400, { error_code: 400, error_message: 'A callback_url is required' });
         const id = randomUUID();
         prompts.set(id, {
@@ -289,7 +334,8 @@ ${list.length ? `<ul>${rows}</ul>` : '<p>No STK prompts yet.</p>'}
           firstName: String(at('subscriber', 'first_name') ?? ''),
           lastName: String(at('subscriber', 'last_name') ?? ''),
           amount: value.toFixed(1),
-          tillNumber,
+          tillNumber: caller.tillNumber,
+          clientId: caller.clientId,
           metadata: (at('metadata') as Record<string, unknown> | undefined) ?? {},
           callbackUrl,
           initiationTime: new Date().toISOString(),
@@ -332,6 +378,7 @@ ${list.length ? `<ul>${rows}</ul>` : '<p>No STK prompts yet.</p>'}
     tillNumber,
     config: (callbackUrl) => ({ baseUrl: url, clientId, clientSecret, apiKey, tillNumber, callbackUrl, simulator: true }),
     prompts: () => [...prompts.values()],
+    addClient,
     tokensIssued: () => issued,
     decide,
     sign,

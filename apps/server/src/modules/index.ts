@@ -19,6 +19,7 @@ import { registerStock } from './stock/stock.routes.ts';
 import { registerSupplierPayments } from './supplier-payments/supplier-payments.routes.ts';
 import { registerSuspendedSales } from './suspended-sales/suspended-sales.routes.ts';
 import { registerSubscription } from './subscription/subscription.routes.ts';
+import { registerTillPayments } from './payments/till-payments.routes.ts';
 import { registerTenancy } from './tenancy/tenancy.routes.ts';
 import { registerUsers } from './users/users.routes.ts';
 
@@ -47,4 +48,5 @@ export const modules: FastifyPluginAsync<AppDeps>[] = [
   modulePlugin('pos', registerPos),
   modulePlugin('suspended-sales', registerSuspendedSales),
   modulePlugin('payments', registerPayments),
+  modulePlugin('till-payments', registerTillPayments),
 ];

@@ -143,6 +143,8 @@ export interface K2Result {
   errors: string | null;
   /** Our payment id echoed in metadata. */
   paymentId: string | null;
+  /** The metadata we sent, echoed (till payments name their request in it). */
+  metadata: Record<string, unknown> | null;
   self: string | null;
 }
 
@@ -170,6 +172,7 @@ export function readK2Result(body: unknown): K2Result {
       amount: amountOf(dig(body, 'event', 'resource', 'amount')),
       errors: null,
       paymentId: null,
+      metadata: null,
       self: null,
     };
   }
@@ -186,6 +189,7 @@ export function readK2Result(body: unknown): K2Result {
     amount: resource ? amountOf(dig(resource, 'amount')) : null,
     errors: errorText ? errorText.slice(0, 500) : null,
     paymentId: asText(dig(attributes, 'metadata', 'payment_id')),
+    metadata: ((m) => (m && typeof m === 'object' && !Array.isArray(m) ? (m as Record<string, unknown>) : null))(dig(attributes, 'metadata')),
     self: asText(dig(attributes, '_links', 'self')),
   };
 }

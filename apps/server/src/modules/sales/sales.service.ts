@@ -53,6 +53,11 @@ function piecesByProduct(lines: CompleteSale['lines']): Map<string, number> {
   return needed;
 }
 
+/** Is there a sale with this id? (M-Pesa at the till: a payment for a sale completed another way is reconciled.) */
+export async function isSaleRecorded(q: Queryable, pharmacyId: string, saleId: string): Promise<boolean> {
+  return saleExists(q, pharmacyId, saleId);
+}
+
 /** POST /api/sales. */
 export async function completeSale(q: Queryable, ctx: RequestContext, input: CompleteSale): Promise<Sale> {
   // The same id without the Idempotency-Key (or with another key): never a second sale.

@@ -1,0 +1,327 @@
+import { randomUUID } from 'node:crypto';
+import { canonicalPaymentMethod, checkCompletion, isSaleProblem, saleDateProblem, tillPaymentMethods, type CompleteSale } from '@pharmapoint/domain/sales';
+import { businessDate } from '@pharmapoint/domain/stock';
+import {
+  canMoveTillPayment,
+  formatMpesaPhone,
+  TILL_MPESA_METHOD,
+  tillCredentialsProblem,
+  tillMpesaAmountProblem,
+  type TillMpesaAttention,
+  type TillMpesaRequest,
+  type TillMpesaStart,
+  type TillMpesaStatus,
+} from '@pharmapoint/domain/till-mpesa';
+import type { Config } from '../../config.ts';
+import type { Database, Queryable } from '../../db/database.ts';
+import type { RequestContext } from '../../platform/context.ts';
+import { AppError } from '../../platform/errors.ts';
+import { enqueueJob } from '../../platform/jobs.ts';
+import { runTransaction } from '../../platform/transaction.ts';
+import { audit } from '../audit/audit.service.ts';
+import { priceCart, refuse } from '../sales/cart-pricing.service.ts';
+import { completeSale, isSaleRecorded } from '../sales/sales.service.ts';
+import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts';
+import { resolveBranch } from '../stock/stock.service.ts';
+import { tillKopoKopoConfig, type KopoKopoConfig } from './k2-config.ts';
+import type { K2Result } from './k2.client.ts';
+import {
+  findPendingForSale,
+  findTillPayment,
+  findTillPaymentByK2Id,
+  flagTillPayment,
+  insertTillPayment,
+  insertTillPaymentEvent,
+  listTillPayments,
+  moveTillPayment,
+  type TillPaymentRow,
+} from './till-payments.repository.ts';
+import { RECONCILE } from './payments.service.ts';
+
+/**
+ * M-Pesa at the till (issue 11 item 7, decision 0058). The cashier asks for the sale's exact total (priced here,
+ * never the browser's figure) by STK push through the pharmacy's own Kopo Kopo K2 till; the push goes out through
+ * the job runner; the signed callback (or the status query that reconciles a lost one) completes the sale in its own
+ * transaction, as the cashier, through the sales module's completeSale with the M-Pesa receipt as the payment's
+ * reference. Money that completes no sale is kept as 'unmatched' for the owner to reconcile.
+ */
+
+export interface TillDeps {
+  db: Database;
+  config: Config;
+}
+
+export const TILL_STK_PUSH_JOB = 'k2_till_stk_push';
+export const TILL_STATUS_QUERY_JOB = 'k2_till_status_query';
+
+/** The failure shown when K2 gave no reason. */
+const DEFAULT_FAILURE = 'The M-Pesa payment was not completed.';
+
+/** The cashier's rights when asking: the callback completes the sale as them (see requesterContext). */
+interface RequesterSnapshot {
+  branchId: string | null;
+  permissions: readonly string[];
+  subject: RequestContext['subject'];
+  membership: RequestContext['membership'];
+  visibleBranchIds: readonly string[] | null;
+}
+
+/** The K2 of this pharmacy's till (its own credentials, or the simulator's on npm start), or undefined. */
+export async function tillK2(q: Queryable, config: Config, pharmacyId: string): Promise<{ k2: KopoKopoConfig | undefined; problem: string | null }> {
+  const { settings } = await loadSettings(q, pharmacyId);
+  const own = settings.integrations.kopokopo;
+  const k2 = tillKopoKopoConfig(config.kopokopo, own, config.publicUrl, pharmacyId);
+  return { k2, problem: k2 ? null : tillCredentialsProblem(own) };
+}
+
+export function toTillRequest(row: TillPaymentRow): TillMpesaRequest {
+  return {
+    id: row.id,
+    saleId: row.saleId,
+    status: row.status,
+    amountCents: row.amountCents,
+    phoneNumber: formatMpesaPhone(row.phone),
+    mpesaReceipt: row.mpesaReceipt,
+    paidCents: row.paidCents,
+    failureReason: row.failureReason,
+    attention: row.attention,
+    completedSaleId: row.completedSaleId,
+    saleRecorded: row.saleRecorded,
+    requestedBy: { id: row.requestedBy, name: row.requestedByName },
+    createdAt: new Date(row.createdAt).toISOString(),
+    finishedAt: row.finishedAt === null ? null : new Date(row.finishedAt).toISOString(),
+  };
+}
+
+/**
+ * POST /api/till-payments: checks the sale as completing it would (the branch's prices, the total the till showed,
+ * stock, DDA and client rules, the sale date), refuses a sale already recorded or already waiting for the customer,
+ * records the pending request for the server's total and queues the STK push.
+ */
+export async function startTillPayment(q: Queryable, ctx: RequestContext, config: Config, input: TillMpesaStart): Promise<{ request: TillMpesaRequest }> {
+  const sale = input.sale;
+  if (await isSaleRecorded(q, ctx.pharmacyId, sale.id)) throw new AppError('SALE_ID_TAKEN', { details: { id: sale.id } });
+  if (sale.lines.length === 0) refuse({ code: 'SALE_CART_EMPTY' });
+  const { k2, problem } = await tillK2(q, config, ctx.pharmacyId);
+  if (!k2) throw new AppError('PAYMENT_SERVICE_MISCONFIGURED', { message: problem ?? undefined });
+  const branch = await resolveBranch(q, ctx, sale.branchId);
+  const { settings } = await loadSettings(q, ctx.pharmacyId);
+  const today = businessDate(ctx.now, await pharmacyTimeZone(q, ctx.pharmacyId));
+  const dateProblem = saleDateProblem(sale.saleDate ?? today, today);
+  if (dateProblem) refuse(dateProblem);
+
+  const { priced, cart, money } = await priceCart(q, ctx, settings, {
+    branchId: branch.id,
+    lines: sale.lines,
+    discount: sale.discount,
+    expectedTotalCents: sale.expectedTotalCents,
+    notFound: (productId, index) => {
+      throw new AppError('NOT_FOUND', { details: { productId, line: index + 1 } });
+    },
+    refuseLowMargin: true,
+  });
+  const amountProblem = tillMpesaAmountProblem(cart.totalCents);
+  if (amountProblem) throw new AppError('VALIDATION_FAILED', { message: amountProblem, details: { totalCents: cart.totalCents } });
+  const method = canonicalPaymentMethod(tillPaymentMethods(settings.paymentMethods), TILL_MPESA_METHOD) ?? TILL_MPESA_METHOD;
+  const needed = new Map<string, number>();
+  for (const l of sale.lines) needed.set(l.productId, (needed.get(l.productId) ?? 0) + l.quantity);
+  const outcome = checkCompletion(
+    priced.map((p) => ({
+      quantity: needed.get(p.product.id) ?? p.line.quantity,
+      // A resumed sale's pieces are reserved: completing it checks them (decision 0028).
+      available: sale.suspendedSaleId ? Number.MAX_SAFE_INTEGER : (p.product.quantity ?? 0),
+      isDda: p.product.is_dda,
+      prescription: p.line.prescription,
+    })),
+    [{ method, amountCents: cart.totalCents }],
+    cart.totalCents,
+    money,
+  );
+  if (isSaleProblem(outcome)) refuse(outcome);
+  if (!sale.clientId && priced.some((p) => p.product.is_dda)) refuse({ code: 'SALE_DDA_CLIENT_REQUIRED' });
+  if (!sale.clientId && sale.lines.some((l) => l.needsRefill)) refuse({ code: 'SALE_REFILL_CLIENT_REQUIRED' });
+
+  if (await findPendingForSale(q, ctx.pharmacyId, sale.id)) {
+    throw new AppError('CONFLICT', { message: 'A payment request for this sale is already waiting for the customer. Wait for the answer or cancel it first.' });
+  }
+  const id = randomUUID();
+  const requester: RequesterSnapshot = {
+    branchId: ctx.branchId,
+    permissions: ctx.permissions,
+    subject: ctx.subject,
+    membership: ctx.membership,
+    visibleBranchIds: ctx.visibleBranchIds,
+  };
+  const saleInput: CompleteSale = { ...sale, branchId: branch.id, payments: [{ method, amountCents: cart.totalCents, reference: null }] };
+  await insertTillPayment(q, {
+    pharmacyId: ctx.pharmacyId,
+    id,
+    saleId: sale.id,
+    branchId: branch.id,
+    requestedBy: ctx.userId,
+    requester,
+    saleInput,
+    amountCents: cart.totalCents,
+    phone: input.phoneNumber,
+    at: ctx.now,
+  });
+  await enqueueJob(q, { kind: TILL_STK_PUSH_JOB, payload: { pharmacyId: ctx.pharmacyId, requestId: id }, pharmacyId: ctx.pharmacyId, maxAttempts: 6 });
+  await audit(q, ctx, 'till_payment.request', 'till_payment', id, null, { saleId: sale.id, amountCents: cart.totalCents, phone: formatMpesaPhone(input.phoneNumber) });
+  const row = await findTillPayment(q, ctx.pharmacyId, id);
+  if (!row) throw new Error('till payment vanished');
+  return { request: toTillRequest(row) };
+}
+
+/** GET /api/till-payments/:id (the till polls it). */
+export async function getTillPayment(q: Queryable, ctx: RequestContext, id: string): Promise<{ request: TillMpesaRequest }> {
+  const row = await findTillPayment(q, ctx.pharmacyId, id);
+  if (!row) throw new AppError('PAYMENT_NOT_FOUND');
+  return { request: toTillRequest(row) };
+}
+
+/** GET /api/till-payments: newest first; status=unmatched (or attention) is what the owner reconciles. */
+export async function listTillPaymentRequests(
+  q: Queryable,
+  ctx: RequestContext,
+  query: { status?: TillMpesaStatus | 'attention' | undefined; limit: number },
+): Promise<{ items: TillMpesaRequest[] }> {
+  const rows = await listTillPayments(q, ctx.pharmacyId, { limit: query.limit, ...(query.status ? { status: query.status } : {}) });
+  return { items: rows.map(toTillRequest) };
+}
+
+/**
+ * POST /api/till-payments/:id/cancel: the cashier stops waiting (or the till's wait ran out). K2 cannot take a
+ * prompt back: if the customer pays anyway, the money is kept as unmatched for the owner. A request already
+ * answered is returned as it is (a completed one: the till shows its receipt).
+ */
+export async function cancelTillPayment(q: Queryable, ctx: RequestContext, id: string): Promise<{ request: TillMpesaRequest }> {
+  const row = await findTillPayment(q, ctx.pharmacyId, id, { forUpdate: true });
+  if (!row) throw new AppError('PAYMENT_NOT_FOUND');
+  if (row.status === 'pending') {
+    await moveTillPayment(q, ctx.pharmacyId, id, 'pending', 'cancelled', { at: ctx.now, failureReason: 'Cancelled at the till.' });
+    await audit(q, ctx, 'till_payment.cancel', 'till_payment', id, { status: 'pending' }, { status: 'cancelled' });
+  }
+  return getTillPayment(q, ctx, id);
+}
+
+/** The cashier who asked, as the callback's transaction completes the sale (their rights when they asked). */
+function requesterContext(row: TillPaymentRow, now: Date): RequestContext {
+  const snapshot = row.requester as RequesterSnapshot;
+  return {
+    pharmacyId: row.pharmacyId,
+    branchId: snapshot.branchId,
+    userId: row.requestedBy,
+    permissions: snapshot.permissions,
+    subject: snapshot.subject,
+    membership: snapshot.membership,
+    isDemo: false,
+    visibleBranchIds: snapshot.visibleBranchIds,
+    now,
+  };
+}
+
+/** Our request named by the result: its metadata's till_request_id, else the K2 id at the end of its location. */
+async function requestOf(q: Queryable, pharmacyId: string, result: K2Result, knownId: string | null): Promise<TillPaymentRow | undefined> {
+  const named = knownId ?? (typeof result.metadata?.till_request_id === 'string' ? result.metadata.till_request_id : null);
+  const row = named && /^[0-9a-f-]{36}$/i.test(named) ? await findTillPayment(q, pharmacyId, named, { forUpdate: true }) : undefined;
+  if (row) {
+    // Another incoming payment's result with our id in its metadata changes nothing.
+    return !row.k2Location || !result.id || row.k2Location.endsWith(`/${result.id}`) ? row : undefined;
+  }
+  return result.id ? findTillPaymentByK2Id(q, pharmacyId, result.id, { forUpdate: true }) : undefined;
+}
+
+async function unmatched(q: Queryable, row: TillPaymentRow, attention: TillMpesaAttention, values: { receipt: string | null; paidCents: number | null; reason?: string }, now: Date): Promise<TillMpesaStatus> {
+  const moved = await moveTillPayment(q, row.pharmacyId, row.id, row.status, 'unmatched', {
+    at: now,
+    receipt: values.receipt,
+    paidCents: values.paidCents,
+    attention,
+    failureReason: values.reason ?? null,
+  });
+  if (moved) {
+    await audit(q, { pharmacyId: row.pharmacyId, userId: null }, 'till_payment.unmatched', 'till_payment', row.id, { status: row.status }, {
+      status: 'unmatched',
+      attention,
+      saleId: row.saleId,
+      receipt: values.receipt,
+      paidCents: values.paidCents,
+      amountCents: row.amountCents,
+      ...(values.reason ? { reason: values.reason } : {}),
+    });
+  }
+  return moved ? 'unmatched' : row.status;
+}
+
+export interface TillOutcome {
+  requestId: string | null;
+  status: TillMpesaStatus | null;
+}
+
+/**
+ * Applies what K2 said about a till payment (a verified callback or a status answer), once: the raw body is kept,
+ * the request row locked, and it moves only forward. Success on a pending request completes the sale in this
+ * transaction with the receipt as reference; five copies at once complete it once (the row lock). A payment whose
+ * sale exists already, whose request was cancelled or failed, or that is short, is kept as unmatched. A sale that can
+ * no longer be completed (stock sold meanwhile, a price changed) rolls back, and a second transaction records the
+ * money as unmatched with the reason.
+ */
+export async function applyTillResult(
+  deps: TillDeps,
+  pharmacyId: string,
+  result: K2Result,
+  raw: { body: string; source: 'callback' | 'status_query'; requestId?: string },
+  now = new Date(),
+): Promise<TillOutcome> {
+  const attempt = (allowCompletion: boolean, failure?: string) =>
+    runTransaction(deps.db, { pharmacyId }, async (q): Promise<TillOutcome> => {
+      const row = await requestOf(q, pharmacyId, result, raw.requestId ?? null);
+      await insertTillPaymentEvent(q, { pharmacyId, requestId: row?.id ?? null, source: raw.source, k2Id: result.id, k2Status: result.status, rawBody: raw.body, at: now });
+      if (!row) return { requestId: null, status: null };
+      const receipt = result.reference;
+      const paidCents = result.amount === null || !Number.isFinite(result.amount) ? null : Math.round(result.amount * 100);
+      if (result.status === 'Success') {
+        if (row.status === 'completed' || row.status === 'unmatched') {
+          // The same result again: applied once. Another receipt for the same request is a second payment.
+          if (receipt && row.mpesaReceipt && receipt !== row.mpesaReceipt) await flagTillPayment(q, pharmacyId, row.id, 'duplicate_payment', now);
+          return { requestId: row.id, status: row.status };
+        }
+        // The sale was completed another way meanwhile (the cashier cancelled and took cash): the money is reconciled.
+        if (await isSaleRecorded(q, pharmacyId, row.saleId)) return { requestId: row.id, status: await unmatched(q, row, 'sale_already_completed', { receipt, paidCents }, now) };
+        if (row.status === 'cancelled') return { requestId: row.id, status: await unmatched(q, row, 'paid_after_cancel', { receipt, paidCents }, now) };
+        if (row.status === 'failed') return { requestId: row.id, status: await unmatched(q, row, 'paid_after_failure', { receipt, paidCents }, now) };
+        // pending
+        if (paidCents !== null && paidCents < row.amountCents) return { requestId: row.id, status: await unmatched(q, row, 'amount_mismatch', { receipt, paidCents }, now) };
+        if (!allowCompletion) return { requestId: row.id, status: await unmatched(q, row, 'sale_not_completed', { receipt, paidCents, reason: failure }, now) };
+        const ctx = requesterContext(row, now);
+        const input = row.saleInput as CompleteSale;
+        const sale = await completeSale(q, ctx, {
+          ...input,
+          payments: input.payments.map((p) => ({ ...p, amountCents: row.amountCents, reference: receipt ? receipt.slice(0, 60) : null })),
+        });
+        await moveTillPayment(q, pharmacyId, row.id, 'pending', 'completed', { at: now, receipt, paidCents: paidCents ?? row.amountCents, saleId: sale.id });
+        await audit(q, ctx, 'till_payment.complete', 'till_payment', row.id, { status: 'pending' }, { status: 'completed', saleId: sale.id, invoiceNumber: sale.invoiceNumber, receipt });
+        return { requestId: row.id, status: 'completed' };
+      }
+      if (result.status === 'Failed' && canMoveTillPayment(row.status, 'failed')) {
+        await moveTillPayment(q, pharmacyId, row.id, 'pending', 'failed', { at: now, failureReason: result.errors ?? DEFAULT_FAILURE });
+        return { requestId: row.id, status: 'failed' };
+      }
+      return { requestId: row.id, status: row.status };
+    });
+  try {
+    return await attempt(true);
+  } catch (error) {
+    // The sale could not be completed (its transaction rolled back as a whole): keep the money as unmatched.
+    if (result.status !== 'Success') throw error;
+    const reason = error instanceof AppError ? error.message : 'The sale could not be completed.';
+    return attempt(false, reason.slice(0, 500));
+  }
+}
+
+/** Queues the next status query of a till request (reconciliation of a lost callback). */
+export async function queueTillStatusQuery(q: Queryable, pharmacyId: string, requestId: string, delayMs: number, now = new Date()): Promise<void> {
+  await enqueueJob(q, { kind: TILL_STATUS_QUERY_JOB, payload: { pharmacyId, requestId }, pharmacyId, runAt: new Date(now.getTime() + delayMs), maxAttempts: 5 });
+}
+
+export { RECONCILE };
