@@ -241,4 +241,23 @@ describe.each(testDatabaseKinds())("the operator's actions and dashboard on %s",
     expect((await operator.request('POST', url, { days: 1 }, { 'idempotency-key': 'extend-retry-2' })).status).toBe(200);
     expect(await end()).toBe(before + 4 * DAY);
   });
+
+  it('a replay answers the stored first answer, not the pharmacy as it is now (decision 0060)', async () => {
+    const url = `/api/admin/pharmacies/${trial.pharmacyId}/extend-trial`;
+    const first = await operator.request('POST', url, { days: 2 }, { 'idempotency-key': 'extend-replay-1' });
+    expect(first.status).toBe(200);
+    const firstEnd = first.body.pharmacy.subscription.trialEndDate as string;
+    expect(new Date(firstEnd).getTime()).toBe(new Date((await subscription(trial.pharmacyId)).trial_end_date!).getTime());
+    // The trial moves on under another key; the first key still answers what it answered then.
+    expect((await operator.request('POST', url, { days: 5 }, { 'idempotency-key': 'extend-replay-2' })).status).toBe(200);
+    const replay = await operator.request('POST', url, { days: 2 }, { 'idempotency-key': 'extend-replay-1' });
+    expect(replay.status).toBe(200);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expect(new Date((await subscription(trial.pharmacyId)).trial_end_date!).getTime()).toBe(new Date(firstEnd).getTime() + 5 * DAY);
+    // An unknown pharmacy is 404 with a key too, and claims nothing.
+    const missing = await operator.request('POST', '/api/admin/pharmacies/no_such_pharmacy/extend-trial', { days: 2 }, { 'idempotency-key': 'extend-replay-3' });
+    expect(missing.status).toBe(404);
+    expect(await t.db.owner.query(`SELECT 1 FROM idempotency_keys WHERE key = 'extend-replay-3'`)).toHaveLength(0);
+  });
 });

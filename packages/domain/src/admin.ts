@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { adminPharmacySchema, type AdminPharmacy } from './subscription.ts';
+import { parseMoneyToCents } from './money.ts';
+import { PLATFORM_PRICES } from './platform-payments.ts';
+import { calendarDate, text } from './text.ts';
 
 /**
  * The operator's admin area (seed 002 section 2, Admin area; issue 11 item 8; decision 0047): the SaaS dashboard's
@@ -131,3 +134,108 @@ export function monthRange(month: string): { from: Date; to: Date } {
   const [year, m] = month.split('-').map(Number) as [number, number];
   return { from: new Date(Date.UTC(year, m - 1, 1)), to: new Date(Date.UTC(year, m, 1)) };
 }
+
+// ------------------------------------------------------------------------------ an offline payment (customers)
+
+/**
+ * What a customer paid outside the M-Pesa prompt (issue 11 item 8; decision 0060): the licence (a trial becomes
+ * the licensed plan) or a year of hosting. The operator records it; the subscription follows as an M-Pesa payment's.
+ */
+export const OFFLINE_PAYMENT_KINDS = ['licence', 'hosting'] as const;
+export type OfflinePaymentKind = (typeof OFFLINE_PAYMENT_KINDS)[number];
+
+/** How the customer paid: a bank transfer, cash, a cheque, or M-Pesa paid to the paybill directly (no prompt). */
+export const OFFLINE_PAYMENT_METHODS = ['bank_transfer', 'cash', 'cheque', 'mpesa_paybill'] as const;
+export type OfflinePaymentMethod = (typeof OFFLINE_PAYMENT_METHODS)[number];
+
+/** The amount an offline payment defaults to: the price list the licence purchase and hosting renewal charge. */
+export function offlinePaymentDefaultCents(kind: OfflinePaymentKind): number {
+  return kind === 'licence' ? PLATFORM_PRICES.complete.amountCents : PLATFORM_PRICES.hosting.amountCents;
+}
+
+/** The most one offline payment may record (KSh 1,000,000): a typo of extra zeros is refused, not booked. */
+export const OFFLINE_PAYMENT_MAX_CENTS = 1_000_000_00;
+
+/** Today's date in Kenya (East Africa Time is UTC+3 all year), as YYYY-MM-DD. */
+export function kenyaToday(now: Date = new Date()): string {
+  return new Date(now.getTime() + 3 * 3_600_000).toISOString().slice(0, 10);
+}
+
+export const OFFLINE_PAYMENT_MESSAGES = {
+  kind: 'Choose what the payment is for.',
+  method: 'Choose how the customer paid.',
+  amount: 'Enter the amount in KSh, more than 0 and at most 1,000,000, with at most 2 decimals.',
+  reference: 'Enter the reference: the bank or cheque number, or the M-Pesa code.',
+  futureDate: 'The date paid cannot be in the future.',
+} as const;
+
+const paidOn = calendarDate('The date paid').refine((value) => value <= kenyaToday(), OFFLINE_PAYMENT_MESSAGES.futureDate);
+
+/**
+ * POST /api/admin/pharmacies/:id/offline-payments. The reference is required except for cash (a receipt number
+ * then, when there is one). The server checks the date against its own clock again.
+ */
+export const offlinePaymentRequestSchema = z
+  .strictObject({
+    kind: z.enum(OFFLINE_PAYMENT_KINDS, { error: OFFLINE_PAYMENT_MESSAGES.kind }),
+    amountCents: z
+      .number({ error: OFFLINE_PAYMENT_MESSAGES.amount })
+      .int(OFFLINE_PAYMENT_MESSAGES.amount)
+      .min(1, OFFLINE_PAYMENT_MESSAGES.amount)
+      .max(OFFLINE_PAYMENT_MAX_CENTS, OFFLINE_PAYMENT_MESSAGES.amount),
+    method: z.enum(OFFLINE_PAYMENT_METHODS, { error: OFFLINE_PAYMENT_MESSAGES.method }),
+    reference: text(100, 'The reference').optional(),
+    paidOn,
+    note: text(500, 'The note').optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.method !== 'cash' && !value.reference) ctx.addIssue({ code: 'custom', path: ['reference'], message: OFFLINE_PAYMENT_MESSAGES.reference });
+  });
+export type OfflinePaymentRequest = z.infer<typeof offlinePaymentRequestSchema>;
+
+/** The screen's form: the amount typed in KSh ('30,000' or '3500.50'), turned into the request's cents. */
+export const offlinePaymentFormSchema = z
+  .strictObject({
+    kind: z.enum(OFFLINE_PAYMENT_KINDS, { error: OFFLINE_PAYMENT_MESSAGES.kind }),
+    amount: z.string().transform((value, ctx): number => {
+      const cents = parseMoneyToCents(value);
+      if (cents === null || cents < 1 || cents > OFFLINE_PAYMENT_MAX_CENTS) {
+        ctx.addIssue({ code: 'custom', message: OFFLINE_PAYMENT_MESSAGES.amount });
+        return 0;
+      }
+      return cents;
+    }),
+    method: z.enum(OFFLINE_PAYMENT_METHODS, { error: OFFLINE_PAYMENT_MESSAGES.method }),
+    reference: text(100, 'The reference'),
+    paidOn,
+    note: text(500, 'The note'),
+  })
+  .superRefine((value, ctx) => {
+    if (value.method !== 'cash' && !value.reference) ctx.addIssue({ code: 'custom', path: ['reference'], message: OFFLINE_PAYMENT_MESSAGES.reference });
+  })
+  .transform(
+    (value): OfflinePaymentRequest => ({
+      kind: value.kind,
+      amountCents: value.amount,
+      method: value.method,
+      paidOn: value.paidOn,
+      ...(value.reference ? { reference: value.reference } : {}),
+      ...(value.note ? { note: value.note } : {}),
+    }),
+  );
+export type OfflinePaymentForm = z.input<typeof offlinePaymentFormSchema>;
+
+/** The answer of recording an offline payment: the pharmacy as the list shows it now, the payment, a sentence. */
+export const offlinePaymentResponseSchema = z.object({
+  pharmacy: adminPharmacySchema,
+  payment: z.object({
+    id: z.string(),
+    kind: z.enum(OFFLINE_PAYMENT_KINDS),
+    amountCents: z.number().int(),
+    method: z.enum(OFFLINE_PAYMENT_METHODS),
+    reference: z.string().nullable(),
+    paidOn: z.string(),
+  }),
+  message: z.string(),
+});
+export type OfflinePaymentResponse = z.infer<typeof offlinePaymentResponseSchema>;

@@ -8,13 +8,15 @@ import { AppError, isRetryableDatabaseError } from './errors.ts';
 
 /**
  * One transaction per request, opened at the edge. A route hands its use case to app.inTenant (or app.inUser for
- * signed-in routes outside a pharmacy); the wrapper opens the transaction as the application role with the tenant
- * set, builds the request context once, honours the Idempotency-Key of routes that declare `idempotent`, and runs
+ * signed-in routes outside a pharmacy, app.inOperator for an operator's change of one pharmacy); the wrapper opens
+ * the transaction as the application role with the tenant set, builds the request context once, honours the Idempotency-Key of routes that declare `idempotent`, and runs
  * the work again once when PostgreSQL reports a deadlock or a serialisation failure. Use cases never open
  * transactions: they take (q, ctx, input), so two of them compose in one transaction.
  */
 export type TenantWork<T> = (q: Queryable, ctx: RequestContext) => Promise<T>;
 export type UserWork<T> = (q: Queryable, user: RequestAuth) => Promise<T>;
+/** An operator's change of one pharmacy (the admin area): the transaction's tenant is that pharmacy. */
+export type OperatorWork<T> = (q: Queryable, operator: RequestAuth) => Promise<T>;
 
 export interface WrapOptions {
   /** The success status (201 for creates); replayed answers keep the status they were first given. */
@@ -42,6 +44,13 @@ declare module 'fastify' {
     inTenant<T>(request: FastifyRequest, reply: FastifyReply, work: TenantWork<T>, options?: WrapOptions): Promise<T>;
     /** Runs work in one transaction for a signed-in user, in their pharmacy when they work in one. */
     inUser<T>(request: FastifyRequest, reply: FastifyReply, work: UserWork<T>, options?: WrapOptions): Promise<T>;
+    /**
+     * Runs a platform operator's change of one pharmacy in one transaction with that pharmacy as tenant (row-level
+     * security holds the change to it), honouring the route's Idempotency-Key as inTenant does: the key is claimed
+     * in that pharmacy and a retry gets the first answer, stored with the change (decision 0060). An unknown
+     * pharmacy is 404 and writes nothing.
+     */
+    inOperator<T>(request: FastifyRequest, reply: FastifyReply, pharmacyId: string, work: OperatorWork<T>, options?: WrapOptions): Promise<T>;
   }
 }
 
@@ -90,67 +99,118 @@ interface StoredAnswer {
 }
 
 /**
+ * Where an Idempotency-Key lives: the pharmacy the change is made in (idempotency_keys is a tenant table, under
+ * row-level security) and who sent it. A tenant request's scope is its context; an operator's is the pharmacy the
+ * operator changes.
+ */
+export interface KeyScope {
+  pharmacyId: string;
+  userId: string;
+}
+
+/**
  * Claims the key in this transaction. A concurrent request with the same key waits on the primary key until this
  * transaction ends: when it commits, that one reads the stored answer; when it rolls back, that one runs instead.
  */
-async function claimKey(q: Queryable, ctx: RequestContext, key: string, hash: string): Promise<StoredAnswer | null> {
+async function claimKey(q: Queryable, scope: KeyScope, key: string, hash: string): Promise<StoredAnswer | null> {
   const claimed = await q.query(
     `INSERT INTO idempotency_keys (pharmacy_id, key, user_id, request_hash) VALUES ($1, $2, $3, $4)
      ON CONFLICT (pharmacy_id, key) DO NOTHING RETURNING key`,
-    [ctx.pharmacyId, key, ctx.userId, hash],
+    [scope.pharmacyId, key, scope.userId, hash],
   );
   if (claimed.length > 0) return null;
   const [stored] = await q.query<StoredAnswer>(
     `SELECT request_hash, status_code, response FROM idempotency_keys WHERE pharmacy_id = $1 AND key = $2`,
-    [ctx.pharmacyId, key],
+    [scope.pharmacyId, key],
   );
   // No row: it was freed meanwhile. No answer yet: work of several transactions under this key is still going on.
   if (!stored || (stored.status_code === null && stored.request_hash === hash)) throw new AppError('BUSY_TRY_AGAIN');
   return stored;
 }
 
-async function storeAnswer(q: Queryable, ctx: RequestContext, key: string, status: number, answer: unknown): Promise<void> {
+async function storeAnswer(q: Queryable, scope: KeyScope, key: string, status: number, answer: unknown): Promise<void> {
   await q.query(`UPDATE idempotency_keys SET status_code = $3, response = $4 WHERE pharmacy_id = $1 AND key = $2`, [
-    ctx.pharmacyId,
+    scope.pharmacyId,
     key,
     status,
     JSON.stringify(answer ?? null),
   ]);
 }
 
+type Replay = { status: number; body: unknown };
+
+/**
+ * The one Idempotency-Key mechanism, inside the caller's transaction (app.inTenant and app.inOperator): claim the
+ * key in its scope, and either replay the first answer stored under it (the same request again; another request
+ * under the same key is IDEMPOTENCY_KEY_REUSED) or run the work and store its answer with it, per `mode`.
+ */
+async function onceForKey<T>(
+  q: Queryable,
+  scope: KeyScope,
+  idempotency: { key: string; hash: string } | null,
+  options: WrapOptions,
+  work: () => Promise<T>,
+): Promise<{ value: T; replayed: null } | { value: undefined; replayed: Replay }> {
+  const mode = options.key ?? 'once';
+  const key = idempotency?.key ?? null;
+  if (key && mode !== 'answer') {
+    const stored = await claimKey(q, scope, key, idempotency!.hash);
+    if (stored) {
+      if (stored.request_hash !== idempotency!.hash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
+      return { value: undefined, replayed: { status: stored.status_code ?? 200, body: stored.response } };
+    }
+  }
+  const value = await work();
+  if (key && mode !== 'claim') await storeAnswer(q, scope, key, options.status ?? 200, value);
+  if (key && mode === 'claim' && options.answer) {
+    const answer = options.answer(value);
+    if (answer !== undefined) await storeAnswer(q, scope, key, options.status ?? 200, answer);
+  }
+  return { value, replayed: null };
+}
+
+/** Sends a replayed answer as it was first given (status, body) and marks it; else the work's status. */
+function answerWith<T>(reply: FastifyReply, value: T, replayed: Replay | null, options: WrapOptions): T {
+  if (replayed) {
+    reply.status(replayed.status).header('idempotent-replayed', 'true');
+    return replayed.body as T;
+  }
+  if (options.status) reply.status(options.status);
+  return value;
+}
+
+/** Does the pharmacy exist? (An operator's key is claimed in it; an unknown id is 404 before anything is written.) */
+async function pharmacyExists(q: Queryable, pharmacyId: string): Promise<boolean> {
+  return (await q.query(`SELECT 1 FROM pharmacies WHERE id = $1`, [pharmacyId])).length > 0;
+}
+
 export const transactionPlugin = fp<{ db: Database }>(async (app: FastifyInstance, { db }) => {
   app.decorate('inTenant', async function inTenant<T>(request: FastifyRequest, reply: FastifyReply, work: TenantWork<T>, options: WrapOptions = {}) {
     const ctx = tenantContext(request.auth);
-    const mode = options.key ?? 'once';
-    const key = mode === 'none' ? null : idempotencyKey(request);
-    const hash = key ? requestHash(request) : '';
-    let replayed: { status: number; body: unknown } | null = null;
-    const value = await runTransaction(db, { pharmacyId: ctx.pharmacyId, userId: ctx.userId }, async (q) => {
-      replayed = null;
-      if (key && mode !== 'answer') {
-        const stored = await claimKey(q, ctx, key, hash);
-        if (stored) {
-          if (stored.request_hash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
-          replayed = { status: stored.status_code ?? 200, body: stored.response };
-          return undefined as T;
-        }
-      }
-      const result = await work(q, ctx);
-      if (key && mode !== 'claim') await storeAnswer(q, ctx, key, options.status ?? 200, result);
-      if (key && mode === 'claim' && options.answer) {
-        const answer = options.answer(result);
-        if (answer !== undefined) await storeAnswer(q, ctx, key, options.status ?? 200, answer);
-      }
-      return result;
-    });
-    if (replayed) {
-      const { status, body } = replayed as { status: number; body: unknown };
-      reply.status(status).header('idempotent-replayed', 'true');
-      return body as T;
-    }
-    if (options.status) reply.status(options.status);
-    return value;
+    const key = options.key === 'none' ? null : idempotencyKey(request);
+    const idempotency = key ? { key, hash: requestHash(request) } : null;
+    const { value, replayed } = await runTransaction(db, { pharmacyId: ctx.pharmacyId, userId: ctx.userId }, (q) =>
+      onceForKey(q, ctx, idempotency, options, () => work(q, ctx)),
+    );
+    return answerWith(reply, value as T, replayed, options);
   });
+
+  app.decorate(
+    'inOperator',
+    async function inOperator<T>(request: FastifyRequest, reply: FastifyReply, pharmacyId: string, work: OperatorWork<T>, options: WrapOptions = {}) {
+      const operator = request.auth;
+      if (!operator) throw new AppError('NOT_AUTHENTICATED');
+      if (!operator.isPlatformOperator) throw new AppError('FORBIDDEN');
+      const key = options.key === 'none' ? null : idempotencyKey(request);
+      const idempotency = key ? { key, hash: requestHash(request) } : null;
+      const scope: KeyScope = { pharmacyId, userId: operator.userId };
+      const { value, replayed } = await runTransaction(db, scope, async (q) => {
+        if (!(await pharmacyExists(q, pharmacyId))) throw new AppError('PHARMACY_NOT_FOUND');
+        return onceForKey(q, scope, idempotency, options, () => work(q, operator));
+      });
+      return answerWith(reply, value as T, replayed, options);
+    },
+  );
 
   app.decorate('inUser', async function inUser<T>(request: FastifyRequest, reply: FastifyReply, work: UserWork<T>, options: WrapOptions = {}) {
     const auth = request.auth;

@@ -26,6 +26,12 @@ export async function findAllPharmacies(q: Queryable): Promise<PlatformPharmacy[
   return rows.map(toPlatformPharmacy);
 }
 
+/** One pharmacy (in the transaction of an operator's change of it). */
+export async function findPharmacy(q: Queryable, pharmacyId: string): Promise<PlatformPharmacy | undefined> {
+  const [row] = await q.query<PharmacyRow>(`SELECT id, name, is_demo, owner_email, created_at FROM pharmacies WHERE id = $1`, [pharmacyId]);
+  return row ? toPlatformPharmacy(row) : undefined;
+}
+
 interface SubscriptionStateRow {
   plan_id: 'trial' | 'standard';
   status: 'trial' | 'active' | 'inactive';
@@ -71,16 +77,18 @@ export async function signUpsByMonth(q: Queryable, since: Date): Promise<Map<str
 }
 
 /**
- * Money received per month since `since` (cents): completed platform payments (M-Pesa, migration 0022) by the month
- * they completed; a licence or an upgrade counts as licence, hosting as hosting. Reversed payments do not count.
+ * Money received per month since `since` (cents): completed platform payments (M-Pesa, migration 0022; offline,
+ * migration 0027) by the month the money came in: an offline payment's day paid, else the day it completed. A
+ * licence or an upgrade counts as licence, hosting as hosting. Reversed payments do not count.
  */
 export async function revenueByMonth(q: Queryable, since: Date): Promise<Map<string, { licenceCents: number; hostingCents: number }>> {
   const rows = await q.query<{ month: string; licence: number; hosting: number }>(
-    `SELECT to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM') AS month,
+    `SELECT to_char(received, 'YYYY-MM') AS month,
             coalesce(sum(amount_cents) FILTER (WHERE purpose IN ('licence', 'upgrade')), 0)::bigint AS licence,
             coalesce(sum(amount_cents) FILTER (WHERE purpose = 'hosting'), 0)::bigint AS hosting
-       FROM platform_payments
-      WHERE status = 'completed' AND completed_at >= $1
+       FROM (SELECT amount_cents, purpose, coalesce(paid_on::timestamp, completed_at AT TIME ZONE 'UTC') AS received
+               FROM platform_payments WHERE status = 'completed') paid
+      WHERE received >= $1::timestamptz AT TIME ZONE 'UTC'
       GROUP BY 1`,
     [since],
   );
@@ -128,18 +136,42 @@ export async function demoRegistrationsBetween(q: Queryable, from: Date, to: Dat
   return row?.n ?? 0;
 }
 
-/**
- * Claims an operator's Idempotency-Key in the pharmacy the change is made in (the table every tenant's keys live in,
- * under row-level security; the caller holds the pharmacy's subscription lock, so a concurrent retry waits here and
- * then finds the key). 'claimed' the first time; 'replay' for the same request again; 'reused' for another request.
- */
-export async function claimOperatorKey(q: Queryable, pharmacyId: string, key: string, userId: string, hash: string): Promise<'claimed' | 'replay' | 'reused'> {
-  const claimed = await q.query(
-    `INSERT INTO idempotency_keys (pharmacy_id, key, user_id, request_hash, status_code) VALUES ($1, $2, $3, $4, 200)
-     ON CONFLICT (pharmacy_id, key) DO NOTHING RETURNING key`,
-    [pharmacyId, key, userId, hash],
+/** Who an offline payment is from: the pharmacy's name and its owner's email and name (the operator's when it has none). */
+export async function payerOfPharmacy(q: Queryable, pharmacyId: string): Promise<{ pharmacyName: string; email: string | null; name: string | null } | undefined> {
+  const [row] = await q.query<{ pharmacy_name: string; email: string | null; name: string | null }>(
+    `SELECT p.name AS pharmacy_name, coalesce(u.email, lower(p.owner_email)) AS email, u.name
+       FROM pharmacies p
+       LEFT JOIN LATERAL (SELECT user_id FROM memberships WHERE pharmacy_id = p.id AND is_owner ORDER BY created_at LIMIT 1) m ON true
+       LEFT JOIN users u ON u.id = m.user_id
+      WHERE p.id = $1`,
+    [pharmacyId],
   );
-  if (claimed.length > 0) return 'claimed';
-  const [stored] = await q.query<{ request_hash: string }>(`SELECT request_hash FROM idempotency_keys WHERE pharmacy_id = $1 AND key = $2`, [pharmacyId, key]);
-  return stored?.request_hash === hash ? 'replay' : 'reused';
+  return row ? { pharmacyName: row.pharmacy_name, email: row.email, name: row.name } : undefined;
+}
+
+export interface NewOfflinePayment {
+  id: string;
+  purpose: 'upgrade' | 'hosting';
+  plan: string;
+  amountCents: number;
+  method: 'bank_transfer' | 'cash' | 'cheque' | 'mpesa_paybill';
+  reference: string | null;
+  paidOn: string;
+  note: string | null;
+  ownerEmail: string;
+  ownerName: string;
+  pharmacyName: string;
+  pharmacyId: string;
+  recordedBy: string;
+  at: Date;
+}
+
+/** An offline payment: a platform payment recorded completed at once, with its method, reference and day paid (0027). */
+export async function insertOfflinePayment(q: Queryable, p: NewOfflinePayment): Promise<void> {
+  await q.query(
+    `INSERT INTO platform_payments (id, purpose, plan, amount_cents, phone, owner_email, owner_name, pharmacy_name, for_pharmacy_id, requested_by,
+                                    status, method, reference, paid_on, note, created_at, updated_at, completed_at)
+     VALUES ($1, $2, $3, $4, NULL, $5, $6, $7, $8, $9, 'completed', $10, $11, $12, $13, $14, $14, $14)`,
+    [p.id, p.purpose, p.plan, p.amountCents, p.ownerEmail, p.ownerName, p.pharmacyName, p.pharmacyId, p.recordedBy, p.method, p.reference, p.paidOn, p.note, p.at],
+  );
 }

@@ -3,14 +3,35 @@ import type { FastifyRequest } from 'fastify';
 import { adminPharmacyListResponseSchema } from '@pharmapoint/domain/subscription';
 import { emptyRequestSchema } from '@pharmapoint/domain/auth';
 import { themeResponseSchema, themeSchema } from '@pharmapoint/domain/tenancy';
-import { adminAnalyticsQuerySchema, adminAnalyticsResponseSchema, adminOverviewResponseSchema, customerSetupRequestSchema, extendTrialRequestSchema, pharmacyActionResponseSchema, pharmacyIdParamsSchema } from '@pharmapoint/domain/admin';
+import {
+  adminAnalyticsQuerySchema,
+  adminAnalyticsResponseSchema,
+  adminOverviewResponseSchema,
+  customerSetupRequestSchema,
+  extendTrialRequestSchema,
+  offlinePaymentRequestSchema,
+  offlinePaymentResponseSchema,
+  pharmacyActionResponseSchema,
+  pharmacyIdParamsSchema,
+} from '@pharmapoint/domain/admin';
 import { adminDemosResponseSchema, leadIdParamsSchema, updateLeadRequestSchema, updateLeadResponseSchema } from '@pharmapoint/domain/demo';
 import type { ModuleRegistrar } from '../../platform/module.ts';
 import type { RequestAuth } from '../../platform/access.ts';
 import { AppError } from '../../platform/errors.ts';
-import { idempotencyKey, requestHash } from '../../platform/transaction.ts';
 import { listDemosForOperator, updateLeadAsOperator } from '../demo/demo.service.ts';
-import { adminAnalytics, adminOverview, deactivatePharmacy, pharmacyTheme, savePharmacyTheme, extendTrial, listPharmaciesForOperator, reactivatePharmacy, resendOwnerInvitation, setUpCustomer } from './admin.service.ts';
+import {
+  adminAnalytics,
+  adminOverview,
+  deactivatePharmacy,
+  extendTrial,
+  listPharmaciesForOperator,
+  pharmacyTheme,
+  reactivatePharmacy,
+  recordOfflinePayment,
+  resendOwnerInvitation,
+  savePharmacyTheme,
+  setUpCustomer,
+} from './admin.service.ts';
 
 const tags = ['admin'];
 
@@ -118,12 +139,24 @@ export const registerAdmin: ModuleRegistrar = (app, { db, config, mailer }) => {
         response: { 200: pharmacyActionResponseSchema },
       },
     },
-    async (request, reply) => {
-      const key = idempotencyKey(request);
-      const { replayed, ...answer } = await extendTrial(db, operatorOf(request), request.params.id, request.body.days, new Date(), key ? { key, hash: requestHash(request) } : null);
-      if (replayed) reply.header('idempotent-replayed', 'true');
-      return answer;
+    async (request, reply) => app.inOperator(request, reply, request.params.id, (q, operator) => extendTrial(q, operator, request.params.id, request.body.days)),
+  );
+
+  r.post(
+    '/api/admin/pharmacies/:id/offline-payments',
+    {
+      config: { access: 'operator', idempotent: true },
+      schema: {
+        tags,
+        summary:
+          "Record a payment made outside the M-Pesa prompt (bank transfer, cash, cheque, M-Pesa to the paybill): a completed platform payment, the subscription following as for M-Pesa, audited; a retry with the same Idempotency-Key records once",
+        params: pharmacyIdParamsSchema,
+        body: offlinePaymentRequestSchema,
+        response: { 201: offlinePaymentResponseSchema },
+      },
     },
+    async (request, reply) =>
+      app.inOperator(request, reply, request.params.id, (q, operator) => recordOfflinePayment(q, operator, request.params.id, request.body), { status: 201 }),
   );
 
   r.post(
@@ -132,7 +165,7 @@ export const registerAdmin: ModuleRegistrar = (app, { db, config, mailer }) => {
       config: { access: 'operator' },
       schema: { tags, summary: 'Deactivate a pharmacy (audited)', params: pharmacyIdParamsSchema, body: emptyRequestSchema, response: { 200: pharmacyActionResponseSchema } },
     },
-    async (request) => deactivatePharmacy(db, operatorOf(request), request.params.id),
+    async (request, reply) => app.inOperator(request, reply, request.params.id, (q, operator) => deactivatePharmacy(q, operator, request.params.id)),
   );
 
   r.post(
@@ -141,7 +174,7 @@ export const registerAdmin: ModuleRegistrar = (app, { db, config, mailer }) => {
       config: { access: 'operator' },
       schema: { tags, summary: 'Reactivate a deactivated pharmacy (audited)', params: pharmacyIdParamsSchema, body: emptyRequestSchema, response: { 200: pharmacyActionResponseSchema } },
     },
-    async (request) => reactivatePharmacy(db, operatorOf(request), request.params.id),
+    async (request, reply) => app.inOperator(request, reply, request.params.id, (q, operator) => reactivatePharmacy(q, operator, request.params.id)),
   );
 
   r.get(

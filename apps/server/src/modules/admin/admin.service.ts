@@ -1,5 +1,21 @@
 import type { AdminPharmacy, SubscriptionOverview } from '@pharmapoint/domain/subscription';
-import { lastMonths, monthRange, pharmacyBucket, PHARMACY_BUCKETS, type AdminAnalyticsResponse, type AdminOverviewResponse, type CustomerSetupRequest, type PharmacyActionResponse } from '@pharmapoint/domain/admin';
+import { randomUUID } from 'node:crypto';
+import {
+  kenyaToday,
+  lastMonths,
+  monthRange,
+  OFFLINE_PAYMENT_MESSAGES,
+  pharmacyBucket,
+  PHARMACY_BUCKETS,
+  type AdminAnalyticsResponse,
+  type AdminOverviewResponse,
+  type CustomerSetupRequest,
+  type OfflinePaymentRequest,
+  type OfflinePaymentResponse,
+  type PharmacyActionResponse,
+} from '@pharmapoint/domain/admin';
+import { formatMoney } from '@pharmapoint/domain/money';
+import { LICENCE_PLAN } from '@pharmapoint/domain/platform-payments';
 import type { Database, Queryable } from '../../db/database.ts';
 import type { RequestAuth } from '../../platform/access.ts';
 import type { RequestContext } from '../../platform/context.ts';
@@ -8,24 +24,27 @@ import { AppError } from '../../platform/errors.ts';
 import { runTransaction } from '../../platform/transaction.ts';
 import { audit } from '../audit/audit.service.ts';
 import { demoFunnelOf } from '../demo/demo.service.ts';
-import { overviewsOf } from '../subscription/subscription.service.ts';
+import { applySubscriptionPayment, assertSubscriptionPayable, overviewsOf } from '../subscription/subscription.service.ts';
 import { createPharmacy, getTheme, saveTheme } from '../tenancy/pharmacy.service.ts';
 import type { Theme } from '@pharmapoint/domain/tenancy';
 import { resendInvite } from '../users/users.service.ts';
 import {
-  claimOperatorKey,
   demoRegistrationsBetween,
   findAllPharmacies,
+  findPharmacy,
+  insertOfflinePayment,
   insertOwnerUser,
   lockSubscription,
   makeOwnerMembershipPending,
   ownerOf,
+  payerOfPharmacy,
   revenueByMonth,
   salesByPharmacy,
   setSubscriptionStatus,
   setTrialEnd,
   signUpsByMonth,
   userExists,
+  type PlatformPharmacy,
 } from './admin.repository.ts';
 
 /**
@@ -51,26 +70,28 @@ export async function listPharmaciesForOperator(owner: Queryable, now: Date): Pr
   const pharmacies = await findAllPharmacies(owner);
   // A handful of queries for the whole platform, not a handful per pharmacy.
   const overviews = await overviewsOf(owner, pharmacies.map((p) => p.id), now);
-  return pharmacies.map((pharmacy) => {
-    const overview = overviews.get(pharmacy.id)!;
-    const sub = overview.subscription;
-    return {
-      ...pharmacy,
-      plan: sub?.planId ?? null,
-      subscription: {
-        status: operatorStatus(overview),
-        storedStatus: sub?.status ?? null,
-        statusMessage: overview.summary.statusMessage,
-        systemActive: overview.summary.systemActive,
-        trialEndDate: sub?.trialEndDate ?? null,
-        hostingPaidUntil: sub?.hostingPaidUntil ?? null,
-        limits: sub
-          ? { maxProducts: sub.maxProducts, maxTransactions: sub.maxTransactions, maxUsers: sub.maxUsers, maxBranches: sub.maxBranches }
-          : null,
-      },
-      usage: overview.usage,
-    };
-  });
+  return pharmacies.map((pharmacy) => describePharmacy(pharmacy, overviews.get(pharmacy.id)!));
+}
+
+/** A pharmacy with its plan, state and usage, as the operator's list shows it. */
+function describePharmacy(pharmacy: PlatformPharmacy, overview: SubscriptionOverview): AdminPharmacy {
+  const sub = overview.subscription;
+  return {
+    ...pharmacy,
+    plan: sub?.planId ?? null,
+    subscription: {
+      status: operatorStatus(overview),
+      storedStatus: sub?.status ?? null,
+      statusMessage: overview.summary.statusMessage,
+      systemActive: overview.summary.systemActive,
+      trialEndDate: sub?.trialEndDate ?? null,
+      hostingPaidUntil: sub?.hostingPaidUntil ?? null,
+      limits: sub
+        ? { maxProducts: sub.maxProducts, maxTransactions: sub.maxTransactions, maxUsers: sub.maxUsers, maxBranches: sub.maxBranches }
+        : null,
+    },
+    usage: overview.usage,
+  };
 }
 
 /** One pharmacy as the operator's list shows it (404 when there is none). */
@@ -80,82 +101,140 @@ async function pharmacyForOperator(owner: Queryable, pharmacyId: string, now: Da
   return pharmacy;
 }
 
-type OperatorChange = (q: Queryable, sub: NonNullable<Awaited<ReturnType<typeof lockSubscription>>>) => Promise<{ action: string; before: unknown; after: unknown } | null>;
-
 /**
- * Runs an operator's change of one pharmacy's subscription: in a transaction of the request role with that
- * pharmacy as tenant (row-level security holds the change to it), the subscription locked, and the change in the
- * pharmacy's audit log under the operator's name, in the same transaction. A pharmacy without a subscription is 404.
+ * One pharmacy as the list shows it, read in the transaction of the operator's change (the tenant is that
+ * pharmacy): the answer shows the change, and it is the answer stored with the request's Idempotency-Key.
  */
-async function changeSubscription(db: Database, operator: RequestAuth, pharmacyId: string, now: Date, change: OperatorChange, idempotency?: OperatorKey | null): Promise<{ replayed: boolean }> {
-  return runTransaction(db, { pharmacyId, userId: operator.userId }, async (q) => {
-    const sub = await lockSubscription(q, pharmacyId);
-    if (!sub) throw new AppError('PHARMACY_NOT_FOUND');
-    if (idempotency) {
-      const claim = await claimOperatorKey(q, pharmacyId, idempotency.key, operator.userId, idempotency.hash);
-      if (claim === 'reused') throw new AppError('IDEMPOTENCY_KEY_REUSED');
-      if (claim === 'replay') return { replayed: true };
-    }
-    const done = await change(q, sub);
-    if (done) await audit(q, { pharmacyId, userId: operator.userId }, done.action, 'subscription', pharmacyId, done.before, { ...(done.after as object), by: 'platform_operator', operatorEmail: operator.email });
-    return { replayed: false };
-  });
+async function changedPharmacy(q: Queryable, pharmacyId: string, now: Date): Promise<AdminPharmacy> {
+  const pharmacy = await findPharmacy(q, pharmacyId);
+  if (!pharmacy) throw new AppError('PHARMACY_NOT_FOUND');
+  const overview = (await overviewsOf(q, [pharmacyId], now)).get(pharmacyId)!;
+  return describePharmacy(pharmacy, overview);
 }
 
-/** An operator request's Idempotency-Key and the hash of the request it was first sent with. */
-export interface OperatorKey {
-  key: string;
-  hash: string;
+type LockedSubscription = NonNullable<Awaited<ReturnType<typeof lockSubscription>>>;
+type OperatorChange = (sub: LockedSubscription) => Promise<{ action: string; before: unknown; after: unknown } | null>;
+
+/**
+ * An operator's change of one pharmacy's subscription, in the transaction app.inOperator opens (the tenant is that
+ * pharmacy; row-level security holds the change to it): the subscription locked, and the change in the pharmacy's
+ * audit log under the operator's name. A pharmacy without a subscription is 404.
+ */
+async function changeSubscription(q: Queryable, operator: RequestAuth, pharmacyId: string, change: OperatorChange): Promise<void> {
+  const sub = await lockSubscription(q, pharmacyId);
+  if (!sub) throw new AppError('PHARMACY_NOT_FOUND');
+  const done = await change(sub);
+  if (done) await audit(q, { pharmacyId, userId: operator.userId }, done.action, 'subscription', pharmacyId, done.before, { ...(done.after as object), by: 'platform_operator', operatorEmail: operator.email });
 }
 
 /**
  * Extends a trial by `days` from the later of now and its current end ('Not in trial period' for a licensed
- * pharmacy; a deactivated one must be reactivated first). An expired trial starts running again. With an
- * Idempotency-Key, a retry of the same request extends nothing more and answers the pharmacy as it is (issue 7).
+ * pharmacy; a deactivated one must be reactivated first). An expired trial starts running again. The route's
+ * Idempotency-Key (app.inOperator) makes a retry answer this first answer and extend nothing more (issue 7).
  */
-export async function extendTrial(
-  db: Database,
-  operator: RequestAuth,
-  pharmacyId: string,
-  days: number,
-  now = new Date(),
-  idempotency: OperatorKey | null = null,
-): Promise<PharmacyActionResponse & { replayed: boolean }> {
-  let newEnd = now;
-  const { replayed } = await changeSubscription(db, operator, pharmacyId, now, async (q, sub) => {
+export async function extendTrial(q: Queryable, operator: RequestAuth, pharmacyId: string, days: number, now = new Date()): Promise<PharmacyActionResponse> {
+  await changeSubscription(q, operator, pharmacyId, async (sub) => {
     if (sub.status === 'inactive') throw new AppError('ADMIN_PHARMACY_INACTIVE');
     if (sub.planId !== 'trial') throw new AppError('NOT_IN_TRIAL');
     const currentEnd = sub.trialEndDate ?? sub.endDate;
     const from = currentEnd && new Date(currentEnd) > now ? new Date(currentEnd) : now;
-    newEnd = new Date(from.getTime() + days * 86_400_000);
+    const newEnd = new Date(from.getTime() + days * 86_400_000);
     await setTrialEnd(q, pharmacyId, newEnd, now);
     return { action: 'admin.trial_extended', before: { trialEndDate: currentEnd }, after: { trialEndDate: newEnd.toISOString(), days } };
-  }, idempotency);
-  const pharmacy = await pharmacyForOperator(db.owner, pharmacyId, now);
-  return { pharmacy, message: `Trial extended by ${days} day${days === 1 ? '' : 's'} for ${pharmacy.name}`, replayed };
+  });
+  const pharmacy = await changedPharmacy(q, pharmacyId, now);
+  return { pharmacy, message: `Trial extended by ${days} day${days === 1 ? '' : 's'} for ${pharmacy.name}` };
 }
 
 /** Deactivates a pharmacy (its subscription inactive: the system stops for it until reactivated). */
-export async function deactivatePharmacy(db: Database, operator: RequestAuth, pharmacyId: string, now = new Date()): Promise<PharmacyActionResponse> {
-  await changeSubscription(db, operator, pharmacyId, now, async (q, sub) => {
+export async function deactivatePharmacy(q: Queryable, operator: RequestAuth, pharmacyId: string, now = new Date()): Promise<PharmacyActionResponse> {
+  await changeSubscription(q, operator, pharmacyId, async (sub) => {
     if (sub.status === 'inactive') return null;
     await setSubscriptionStatus(q, pharmacyId, 'inactive', now);
     return { action: 'admin.pharmacy_deactivated', before: { status: sub.status }, after: { status: 'inactive' } };
   });
-  const pharmacy = await pharmacyForOperator(db.owner, pharmacyId, now);
+  const pharmacy = await changedPharmacy(q, pharmacyId, now);
   return { pharmacy, message: `${pharmacy.name} has been deactivated` };
 }
 
 /** Reactivates a pharmacy: a trial plan becomes trial again, a licence active. */
-export async function reactivatePharmacy(db: Database, operator: RequestAuth, pharmacyId: string, now = new Date()): Promise<PharmacyActionResponse> {
-  await changeSubscription(db, operator, pharmacyId, now, async (q, sub) => {
+export async function reactivatePharmacy(q: Queryable, operator: RequestAuth, pharmacyId: string, now = new Date()): Promise<PharmacyActionResponse> {
+  await changeSubscription(q, operator, pharmacyId, async (sub) => {
     if (sub.status !== 'inactive') return null;
     const status = sub.planId === 'trial' ? 'trial' : 'active';
     await setSubscriptionStatus(q, pharmacyId, status, now);
     return { action: 'admin.pharmacy_reactivated', before: { status: 'inactive' }, after: { status } };
   });
-  const pharmacy = await pharmacyForOperator(db.owner, pharmacyId, now);
+  const pharmacy = await changedPharmacy(q, pharmacyId, now);
   return { pharmacy, message: `${pharmacy.name} has been reactivated` };
+}
+
+const METHOD_NAMES: Record<OfflinePaymentRequest['method'], string> = {
+  bank_transfer: 'bank transfer',
+  cash: 'cash',
+  cheque: 'cheque',
+  mpesa_paybill: 'M-Pesa paybill',
+};
+
+/**
+ * Records a payment the customer made outside the M-Pesa prompt (issue 11 item 8; decision 0060), in the
+ * transaction app.inOperator opens: a completed platform payment with its method, reference and day paid (the
+ * dashboard's revenue counts it in that month), the subscription following exactly as for an M-Pesa payment
+ * (subscription.service's applySubscriptionPayment: the licence turns a trial into the licensed plan, hosting
+ * extends one year from the later of now and the paid-until date), and the pharmacy's audit log under the operator.
+ * The same rules as paying from /app/subscription: a licence only for a trial ('Not in trial period'), hosting only
+ * with a licence ('No active license'); a deactivated pharmacy is reactivated first.
+ */
+export async function recordOfflinePayment(q: Queryable, operator: RequestAuth, pharmacyId: string, input: OfflinePaymentRequest, now = new Date()): Promise<OfflinePaymentResponse> {
+  if (input.paidOn > kenyaToday(now)) throw new AppError('VALIDATION_FAILED', { message: OFFLINE_PAYMENT_MESSAGES.futureDate });
+  const sub = await lockSubscription(q, pharmacyId);
+  if (!sub) throw new AppError('PHARMACY_NOT_FOUND');
+  if (sub.status === 'inactive') throw new AppError('ADMIN_PHARMACY_INACTIVE');
+  const purpose = input.kind === 'licence' ? 'upgrade' : 'hosting';
+  await assertSubscriptionPayable(q, { pharmacyId, now }, purpose);
+  const payer = await payerOfPharmacy(q, pharmacyId);
+  if (!payer) throw new AppError('PHARMACY_NOT_FOUND');
+  const id = randomUUID();
+  await insertOfflinePayment(q, {
+    id,
+    purpose,
+    plan: purpose === 'upgrade' ? LICENCE_PLAN : 'hosting',
+    amountCents: input.amountCents,
+    method: input.method,
+    reference: input.reference ?? null,
+    paidOn: input.paidOn,
+    note: input.note ?? null,
+    ownerEmail: payer.email ?? operator.email,
+    ownerName: (payer.name ?? operator.name ?? payer.pharmacyName).slice(0, 120),
+    pharmacyName: payer.pharmacyName.slice(0, 120),
+    pharmacyId,
+    recordedBy: operator.userId,
+    at: now,
+  });
+  const hostingBefore = (await overviewsOf(q, [pharmacyId], now)).get(pharmacyId)?.subscription?.hostingPaidUntil ?? null;
+  if (!(await applySubscriptionPayment(q, pharmacyId, { purpose, amountCents: input.amountCents, at: now, method: input.method }))) {
+    throw new AppError(purpose === 'upgrade' ? 'SUBSCRIPTION_NOT_IN_TRIAL' : 'SUBSCRIPTION_NO_LICENSE');
+  }
+  const pharmacy = await changedPharmacy(q, pharmacyId, now);
+  await audit(q, { pharmacyId, userId: operator.userId }, 'admin.offline_payment_recorded', 'subscription', pharmacyId, { plan: sub.planId, hostingPaidUntil: hostingBefore }, {
+    transactionId: id,
+    kind: input.kind,
+    amountCents: input.amountCents,
+    method: input.method,
+    reference: input.reference ?? null,
+    paidOn: input.paidOn,
+    note: input.note ?? null,
+    plan: pharmacy.plan,
+    hostingPaidUntil: pharmacy.subscription.hostingPaidUntil,
+    by: 'platform_operator',
+    operatorEmail: operator.email,
+  });
+  const what = input.kind === 'licence' ? 'licence' : 'hosting';
+  return {
+    pharmacy,
+    payment: { id, kind: input.kind, amountCents: input.amountCents, method: input.method, reference: input.reference ?? null, paidOn: input.paidOn },
+    message: `${formatMoney(input.amountCents)} ${what} payment by ${METHOD_NAMES[input.method]} recorded for ${pharmacy.name}`,
+  };
 }
 
 /** The SaaS dashboard's figures: pharmacies by bucket (demo pharmacies left out), 12 months of sign-ups and money, the demo funnel. */

@@ -227,25 +227,25 @@ export async function lockSubscription(q: Queryable, pharmacyId: string): Promis
 }
 
 /** A trial upgraded to the standard licence, paid now. */
-export async function upgradeSubscription(q: Queryable, pharmacyId: string, sub: SubscriptionRecord, payment: { amountCents: number; at: Date }): Promise<void> {
+export async function upgradeSubscription(q: Queryable, pharmacyId: string, sub: SubscriptionRecord, payment: { amountCents: number; at: Date; method?: string }): Promise<void> {
   await q.query(
     `UPDATE subscriptions
         SET plan_id = $2, status = $3, trial_end_date = $4, end_date = $5, hosting_paid_until = $6, max_products = $7,
             max_transactions = $8, max_users = $9, max_branches = $10, upgraded_from_trial = true, upgrade_date = $11,
-            payment_method = 'mpesa', last_payment_amount_cents = $12, last_payment_date = $11, hosting_status = 'active',
-            last_hosting_payment = $11, hosting_payment_method = 'mpesa', updated_at = $11
+            payment_method = $13, last_payment_amount_cents = $12, last_payment_date = $11, hosting_status = 'active',
+            last_hosting_payment = $11, hosting_payment_method = $13, updated_at = $11
       WHERE pharmacy_id = $1`,
     [pharmacyId, sub.planId, sub.status, sub.trialEndDate, sub.endDate, sub.hostingPaidUntil, sub.maxProducts, sub.maxTransactions, sub.maxUsers,
-      sub.maxBranches, payment.at, payment.amountCents],
+      sub.maxBranches, payment.at, payment.amountCents, payment.method ?? 'mpesa'],
   );
 }
 
 /** Hosting paid until a new date. */
-export async function setHostingPaidUntil(q: Queryable, pharmacyId: string, until: Date, payment: { amountCents: number; at: Date }): Promise<void> {
+export async function setHostingPaidUntil(q: Queryable, pharmacyId: string, until: Date, payment: { amountCents: number; at: Date; method?: string }): Promise<void> {
   await q.query(
     `UPDATE subscriptions SET hosting_paid_until = $2, hosting_status = 'active', last_hosting_payment = $3, last_hosting_amount_cents = $4,
-            hosting_payment_method = 'mpesa', updated_at = $3
+            hosting_payment_method = $5, updated_at = $3
       WHERE pharmacy_id = $1`,
-    [pharmacyId, until, payment.at, payment.amountCents],
+    [pharmacyId, until, payment.at, payment.amountCents, payment.method ?? 'mpesa'],
   );
 }

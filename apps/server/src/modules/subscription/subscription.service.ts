@@ -217,12 +217,14 @@ export async function assertSubscriptionPayable(q: Queryable, ctx: Pick<RequestC
 /**
  * A completed M-Pesa payment of the pharmacy, in the payment's transaction (the tenant set): an upgrade makes the
  * trial the standard licence with hosting paid a year from now; hosting extends one year from the later of now and
- * the current paid-until date. Returns false (nothing changed) when it no longer applies.
+ * the current paid-until date. Returns false (nothing changed) when it no longer applies. An offline payment the
+ * operator records (admin.service recordOfflinePayment) follows the same rule and names its method ('mpesa' when
+ * not given).
  */
 export async function applySubscriptionPayment(
   q: Queryable,
   pharmacyId: string,
-  payment: { purpose: 'upgrade' | 'hosting'; amountCents: number; at: Date },
+  payment: { purpose: 'upgrade' | 'hosting'; amountCents: number; at: Date; method?: string },
 ): Promise<boolean> {
   const sub = await lockSubscription(q, pharmacyId);
   if (!sub) return false;
