@@ -32,6 +32,25 @@ const COLUMN_SQL: Record<(typeof POS_CATALOGUE_COLUMNS)[number], string> = {
 };
 
 /**
+ * The version of a branch's catalogue rows, read in one statement (decision 0064): the latest change and the count of
+ * the pharmacy's products and of the branch's rows. Every stock change sets its branch row's updated_at (the ledger),
+ * every product or branch price edit sets updated_at, and a removed row lowers a count; the cache's key holds it, so
+ * a change committed before a request never leaves an older entry in use. Two scans of the branch's rows (no index:
+ * an index on updated_at would make every sale's branch row update a non-HOT update).
+ */
+export async function branchCatalogueVersion(q: Queryable, input: { pharmacyId: string; branchId: string }): Promise<string> {
+  const [row] = await q.query<{ version: string }>(
+    `SELECT concat_ws('/',
+              (SELECT count(*) || '.' || COALESCE((extract(epoch FROM max(updated_at)) * 1000000)::bigint, 0) FROM products WHERE pharmacy_id = $1),
+              (SELECT count(*) || '.' || COALESCE((extract(epoch FROM max(updated_at)) * 1000000)::bigint, 0)
+                 FROM branch_products WHERE pharmacy_id = $1 AND branch_id = $2)
+            ) AS version`,
+    [input.pharmacyId, input.branchId],
+  );
+  return row!.version;
+}
+
+/**
  * The answer of GET /api/pos/catalogue as JSON text, built by the database in one statement (decision 0024): every
  * active product with a row in the branch, by lower-cased name in code order (the browser's index keeps that order,
  * so its sort finds the list sorted already); available only when the row is and the product is not restricted to

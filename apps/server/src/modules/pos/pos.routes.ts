@@ -1,13 +1,45 @@
+import type { FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { posCatalogueQuerySchema, posCatalogueResponseSchema, type PosCatalogueResponse } from '@pharmapoint/domain/pos-catalogue';
 import type { ModuleRegistrar } from '../../platform/module.ts';
+import { CatalogueCache, type CatalogueEncoding } from './pos.cache.ts';
 import { branchCatalogue } from './pos.service.ts';
 
 const tags = ['pos'];
 
+/** The encoding to send: brotli, else gzip, else none, as Accept-Encoding allows (q=0 refuses). */
+export function catalogueEncoding(request: FastifyRequest): CatalogueEncoding {
+  const header = String(request.headers['accept-encoding'] ?? '').toLowerCase();
+  const accepted = new Set(
+    header
+      .split(',')
+      .map((part) => part.trim().split(';'))
+      .filter(([, ...params]) => !params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(p)))
+      .map(([name]) => name!.trim()),
+  );
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return 'identity';
+}
+
+/** True when If-None-Match names this ETag (or '*'). */
+function notModified(request: FastifyRequest, etag: string): boolean {
+  const header = request.headers['if-none-match'];
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag || t === `W/${etag}`;
+  });
+}
+
 /** The till's reads: the branch catalogue its search runs over (contract in packages/domain/src/pos-catalogue.ts). */
-export const registerPos: ModuleRegistrar = (app) => {
+export const registerPos: ModuleRegistrar = async (app, { db }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  // Decision 0064: the answer kept per branch, compressed once, dropped on every committed change of its rows.
+  const cache = new CatalogueCache(db);
+  await cache.start();
+  app.addHook('onClose', async () => cache.stop());
 
   r.get(
     '/api/pos/catalogue',
@@ -16,17 +48,28 @@ export const registerPos: ModuleRegistrar = (app) => {
       schema: {
         tags,
         summary: "The branch's catalogue for the till: every active product with price, stock and nearest expiry (columnar)",
+        description:
+          'Sent with an ETag; a request with If-None-Match naming it answers 304 without a body when the catalogue has not changed.',
         querystring: posCatalogueQuerySchema,
-        response: { 200: posCatalogueResponseSchema },
+        response: { 200: posCatalogueResponseSchema, 304: z.null().describe('Not modified: the copy named by If-None-Match is current') },
       },
       // The database writes the JSON text itself (pos.repository.ts); the tests parse it with the schema. Parsing
       // and validating 1,000,000 values again on every load would cost more than the query (decision 0024).
       serializerCompiler: () => (data) => (typeof data === 'string' ? data : JSON.stringify(data)),
     },
     async (request, reply) => {
-      const body = await app.inTenant(request, reply, (q, ctx) => branchCatalogue(q, ctx, request.query));
-      // JSON text of a PosCatalogueResponse, sent as it is.
-      return reply.type('application/json; charset=utf-8').send(body as unknown as PosCatalogueResponse);
+      // Every change committed before this request has been heard before a kept answer is trusted (pos.cache.ts).
+      const trusted = await cache.barrier();
+      const entry = await app.inTenant(request, reply, (q, ctx) => branchCatalogue(q, ctx, { ...request.query, cache: trusted ? cache : null }));
+      reply.type('application/json; charset=utf-8').header('cache-control', 'private, no-cache').header('vary', 'Accept-Encoding');
+      if (typeof entry === 'string') return reply.send(entry as unknown as PosCatalogueResponse);
+      reply.header('etag', entry.etag);
+      if (notModified(request, entry.etag)) return reply.code(304).send(null);
+      const encoding = catalogueEncoding(request);
+      const body = await entry.encode(encoding);
+      // Already compressed: @fastify/compress leaves an answer with a Content-Encoding alone.
+      if (encoding !== 'identity') reply.header('content-encoding', encoding);
+      return reply.send(body as unknown as PosCatalogueResponse);
     },
   );
 };
