@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { effectivePermissions, hasPermission, type Permission, type PermissionSubject } from '@pharmapoint/domain/permissions';
 import { ADMIN_SESSION_HOURS } from '@pharmapoint/domain/admin';
@@ -7,12 +7,21 @@ import type { Config } from '../config.ts';
 import { AppError } from './errors.ts';
 import type { RequestAuth, RouteAccess } from './access.ts';
 import { hashSecret, newSecret } from './tokens.ts';
+import { SESSION_CACHE_TTL_MS, SessionCache } from './session-cache.ts';
 
 export const SESSION_COOKIE = 'pp_session';
 export const CSRF_COOKIE = 'pp_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** A branch of the session's pharmacy, as GET /api/me needs it. */
+export interface SessionBranch {
+  id: string;
+  name: string;
+  isDefault: boolean;
+  isActive: boolean;
+}
 
 interface SessionRow {
   user_id: string;
@@ -26,7 +35,9 @@ interface SessionRow {
   last_login_at: Date | string | null;
   pharmacy_id: string | null;
   branch_id: string | null;
-  locked_at: string | null;
+  created_at: Date | string;
+  expires_at: Date | string;
+  locked_at: Date | string | null;
   role: string | null;
   permissions: string[] | null;
   allowed_branch_ids: string[] | null;
@@ -38,33 +49,53 @@ interface SessionRow {
   pharmacy_name: string | null;
   pharmacy_is_demo: boolean | null;
   pharmacy_theme: Record<string, unknown> | null;
+  /** Every branch of the session's pharmacy (GET /api/me lists those the member may use). */
+  branches: SessionBranch[] | null;
 }
 
+/** A loaded session as the cache keeps it: the row, read once, judged again on every use (expiry, auto-logout). */
+type CachedSessionRow = SessionRow;
+
 /**
- * Loads the session of a token, or null when it is unknown, revoked, expired, past its auto-logout, or its user
- * is inactive. One query as the owner: authentication is platform infrastructure that must read a session before
- * any tenant is known; the query is keyed by the token's hash and joins only that session's own user, membership
- * and pharmacy, so it cannot reach another tenant's rows. Everything after it runs under row-level security.
+ * Reads a session by its token's hash with everything a request and GET /api/me need (user, membership,
+ * pharmacy, the pharmacy's branches): ONE round trip, as the owner. Authentication is platform infrastructure that
+ * must read a session before any tenant is known; the query is keyed by the token's hash and joins only that
+ * session's own user, membership, pharmacy and branches, so it cannot reach another tenant's rows. Everything
+ * after it runs under row-level security. Revoked sessions are not read; expiry is judged by sessionAuth on use.
  */
-export async function loadSession(db: Database, token: string, config?: Pick<Config, 'autoLogoutMinutes'>): Promise<RequestAuth | null> {
-  const tokenHash = hashSecret(token);
+async function readSessionRow(db: Database, tokenHash: string): Promise<SessionRow | undefined> {
   const [row] = await db.owner.query<SessionRow>(
     `SELECT s.user_id, u.email, u.name, u.is_platform_operator, u.is_active, u.is_disabled,
             (u.email_verified_at IS NOT NULL OR u.google_subject IS NOT NULL) AS email_verified,
             u.pin_hash IS NOT NULL AS has_pin, u.last_login_at,
-            s.pharmacy_id, s.branch_id, s.locked_at,
+            s.pharmacy_id, s.branch_id, s.created_at, s.expires_at, s.locked_at,
             m.role, m.permissions, m.allowed_branch_ids, m.default_branch_id, m.has_pos_access, m.is_owner,
-            m.is_active AS membership_active, m.accepted_at IS NOT NULL AS membership_accepted, p.name AS pharmacy_name, p.is_demo AS pharmacy_is_demo, p.theme AS pharmacy_theme
+            m.is_active AS membership_active, m.accepted_at IS NOT NULL AS membership_accepted, p.name AS pharmacy_name, p.is_demo AS pharmacy_is_demo, p.theme AS pharmacy_theme,
+            (SELECT json_agg(json_build_object('id', b.id, 'name', b.name, 'isDefault', b.is_default, 'isActive', b.is_active) ORDER BY b.is_default DESC, b.name)
+               FROM branches b WHERE b.pharmacy_id = s.pharmacy_id) AS branches
        FROM sessions s
        JOIN users u ON u.id = s.user_id
        LEFT JOIN memberships m ON m.pharmacy_id = s.pharmacy_id AND m.user_id = s.user_id
        LEFT JOIN pharmacies p ON p.id = s.pharmacy_id
-      WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`,
+      WHERE s.token_hash = $1 AND s.revoked_at IS NULL`,
     [tokenHash],
   );
-  if (!row || !row.is_active || row.is_disabled) return null;
+  return row;
+}
+
+function timeOf(value: Date | string): number {
+  return new Date(value).getTime();
+}
+
+/**
+ * The request's signed-in user from a session row, or null when the session has expired, is past its auto-logout,
+ * or its user is inactive. Judged on every use (a cached row too), against the clock of now.
+ */
+function sessionAuth(row: SessionRow, tokenHash: string, config: Pick<Config, 'autoLogoutMinutes'> | undefined, now: number): RequestAuth | null {
+  if (!row.is_active || row.is_disabled) return null;
+  if (timeOf(row.expires_at) <= now) return null;
   // A locked session not unlocked within the auto-logout countdown is over (the browser signs out at 0:00 too).
-  if (config && row.locked_at && Date.now() - new Date(row.locked_at).getTime() > config.autoLogoutMinutes * 60_000) return null;
+  if (config && row.locked_at && now - timeOf(row.locked_at) > config.autoLogoutMinutes * 60_000) return null;
   // Only an accepted, active membership gives access: an invitation waiting for its answer gives none (decision 0015).
   const member = row.role !== null && row.membership_active === true && row.membership_accepted === true;
   const isDemo = member && row.role === 'demo';
@@ -111,13 +142,28 @@ export async function loadSession(db: Database, token: string, config?: Pick<Con
   };
 }
 
+/**
+ * Loads the session of a token from the database (no cache), or null when it is unknown, revoked, expired, past
+ * its auto-logout, or its user is inactive.
+ */
+export async function loadSession(db: Database, token: string, config?: Pick<Config, 'autoLogoutMinutes'>): Promise<RequestAuth | null> {
+  const tokenHash = hashSecret(token);
+  const row = await readSessionRow(db, tokenHash);
+  return row ? sessionAuth(row, tokenHash, config, Date.now()) : null;
+}
+
+/** The session row each request was authenticated with (request.auth is made from it). */
+const requestRows = new WeakMap<FastifyRequest, SessionRow>();
+
+/** The branches of the request's session's pharmacy, read with the session (undefined when no session was loaded). */
+export function sessionBranches(request: FastifyRequest): SessionBranch[] | undefined {
+  const row = requestRows.get(request);
+  return row ? (row.branches ?? []) : undefined;
+}
+
 /** Was this session signed in less than ADMIN_SESSION_HOURS ago (what the operator's admin area requires)? */
-async function adminSessionFresh(db: Database, tokenHash: string): Promise<boolean> {
-  const [row] = await db.owner.query<{ fresh: boolean }>(
-    `SELECT created_at > now() - make_interval(hours => $2) AS fresh FROM sessions WHERE token_hash = $1`,
-    [tokenHash, ADMIN_SESSION_HOURS],
-  );
-  return row?.fresh === true;
+function adminSessionFresh(row: SessionRow, now: number): boolean {
+  return now - timeOf(row.created_at) < ADMIN_SESSION_HOURS * 3_600_000;
 }
 
 function permits(auth: RequestAuth, access: RouteAccess): boolean {
@@ -152,15 +198,36 @@ export function clearSessionCookie(reply: FastifyReply, config: Config): void {
 /** The readable 'signed in here' hint beside the HttpOnly session cookie (the web app's session-hint reads it). */
 export const SESSION_HINT_COOKIE = 'pp_signed_in';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The loaded sessions of this instance (platform/session-cache.ts, decision 0062). */
+    sessionCache: SessionCache<CachedSessionRow>;
+  }
+}
+
 /**
  * Sessions, CSRF and route access for the whole app:
  * - every route must declare config.access (checked when the route is added);
- * - the session cookie is read on each /api request;
+ * - the session cookie is read on each /api request, from the session cache or in one query (decision 0062);
  * - state-changing requests need the double-submit CSRF token (cookie pp_csrf = header x-csrf-token);
  * - the declared access, the session lock and demo read-only are enforced before the body is even read.
  */
-export const authPlugin = fp<{ db: Database; config: Config }>(async (app: FastifyInstance, { db, config }) => {
+export const authPlugin = fp<{ db: Database; config: Config; sessionCacheMs?: number }>(async (app: FastifyInstance, { db, config, sessionCacheMs }) => {
   app.decorateRequest('auth', null);
+  const cache = new SessionCache<CachedSessionRow>(sessionCacheMs ?? SESSION_CACHE_TTL_MS);
+  await cache.attach(db);
+  app.decorate('sessionCache', cache);
+  app.addHook('onClose', async () => cache.detach());
+
+  /** The session row of a token hash: from the cache, else one query (stored unless something changed meanwhile). */
+  async function sessionRow(tokenHash: string): Promise<SessionRow | undefined> {
+    const cached = cache.get(tokenHash);
+    if (cached) return cached;
+    const epoch = cache.epoch;
+    const row = await readSessionRow(db, tokenHash);
+    if (row) cache.store(tokenHash, row, { userId: row.user_id, pharmacyId: row.pharmacy_id }, epoch);
+    return row;
+  }
 
   app.addHook('onRoute', (route) => {
     const url = route.url;
@@ -178,7 +245,11 @@ export const authPlugin = fp<{ db: Database; config: Config }>(async (app: Fasti
       reply.setCookie(CSRF_COOKIE, newSecret(24), { path: '/', sameSite: 'lax', secure: config.secureCookies });
     }
     const token = request.cookies[SESSION_COOKIE];
-    request.auth = token ? await loadSession(db, token, config) : null;
+    const tokenHash = token ? hashSecret(token) : null;
+    const row = tokenHash ? await sessionRow(tokenHash) : undefined;
+    const now = Date.now();
+    request.auth = row && tokenHash ? sessionAuth(row, tokenHash, config, now) : null;
+    if (row && request.auth) requestRows.set(request, row);
 
     const routeConfig = request.routeOptions.config;
     const access = routeConfig?.access;
@@ -194,13 +265,26 @@ export const authPlugin = fp<{ db: Database; config: Config }>(async (app: Fasti
     if (auth.locked && !routeConfig.allowWhenLocked) throw new AppError('SESSION_LOCKED');
     if (auth.isDemo && !SAFE_METHODS.has(request.method) && !routeConfig.allowForDemo) throw new AppError('DEMO_READ_ONLY');
     if (!permits(auth, access)) throw new AppError(auth.pharmacyId || access === 'operator' ? 'FORBIDDEN' : 'NO_PHARMACY_CONTEXT');
-    if (access === 'operator' && !(await adminSessionFresh(db, auth.tokenHash))) {
+    if (access === 'operator' && row && !adminSessionFresh(row, now)) {
       // The admin session lasts ADMIN_SESSION_HOURS from sign-in on the server too, not only in the browser
       // (issue 7, decision 0047): past it the session ends and the operator signs in again.
       await db.owner.query(`UPDATE sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL`, [auth.tokenHash]);
+      cache.dropSession(auth.tokenHash);
       clearSessionCookie(reply, config);
       request.auth = null;
       throw new AppError('NOT_AUTHENTICATED');
     }
+  });
+
+  // A write on this instance drops, before its answer leaves, the cached sessions it may have changed: its own
+  // user's and its pharmacy's (every one for a platform operator or a caller without a session: sign-in, password
+  // reset, invitations). Its transaction has committed by now, so this instance's next request sees the change
+  // without waiting for the notification of migration 0029 (which tells the other instances).
+  app.addHook('onSend', async (request) => {
+    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api')) return;
+    const auth = request.auth;
+    const row = requestRows.get(request);
+    if (!auth || !row || auth.isPlatformOperator) cache.clear();
+    else cache.dropWhere({ userId: auth.userId, pharmacyId: row.pharmacy_id });
   });
 });

@@ -28,7 +28,7 @@ import { verifyEmailResponseSchema } from '@pharmapoint/domain/demo';
 import type { ModuleRegistrar } from '../../platform/module.ts';
 import { completeDemoVerification } from '../demo/demo.service.ts';
 import { acceptInvitation, declineInvitation, listOwnPharmacies, switchPharmacy } from '../users/memberships.service.ts';
-import { clearSessionCookie, setSessionCookie } from '../../platform/auth-plugin.ts';
+import { clearSessionCookie, sessionBranches, setSessionCookie } from '../../platform/auth-plugin.ts';
 import {
   acceptInvite,
   assertUnlocked,
@@ -49,7 +49,7 @@ import {
 } from './auth.service.ts';
 import { devMailboxEnabled, registerDevMailbox } from './dev-mailbox.ts';
 import { registerGoogle } from './google.ts';
-import { buildMe } from './me.ts';
+import { buildMe, meOf } from './me.ts';
 
 const tags = ['auth'];
 
@@ -70,7 +70,12 @@ export const registerAuth: ModuleRegistrar = async (app, deps) => {
       config: { access: 'authenticated', allowWhenLocked: true },
       schema: { tags, summary: 'The signed-in user, pharmacy, permissions and branches', response: { 200: meResponseSchema } },
     },
-    async (request, reply) => app.inUser(request, reply, (q, user) => buildMe(q, config, user)),
+    async (request, reply) => {
+      // The branches came with the session (one query, or none from the session cache): no transaction here.
+      const branches = sessionBranches(request);
+      if (request.auth && branches) return meOf(config, request.auth, branches);
+      return app.inUser(request, reply, (q, user) => buildMe(q, config, user));
+    },
   );
 
   r.patch(

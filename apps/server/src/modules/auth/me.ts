@@ -14,15 +14,23 @@ export function allowedBranchesOf(rows: readonly BranchRow[], allowedIds: readon
 
 /**
  * GET /api/me, built from the session (loaded once per request by the auth plugin): the signed-in user, their
- * pharmacy, membership, effective permissions and branches. Only the branches are read, in the request's
- * transaction (which is in the session's pharmacy).
+ * pharmacy, membership, effective permissions and branches. The branches are read in the request's transaction
+ * (which is in the session's pharmacy).
  */
 export async function buildMe(q: Queryable, config: Config, auth: RequestAuth): Promise<MeResponse> {
+  return meOf(config, auth, auth.pharmacyId && auth.membership ? await branchesOf(q, auth.pharmacyId) : []);
+}
+
+/**
+ * GET /api/me from the session and its pharmacy's branches as the auth plugin read them with the session (one
+ * round trip, or none from the session cache; decision 0062): no transaction of its own.
+ */
+export function meOf(config: Config, auth: RequestAuth, branches: readonly BranchRow[]): MeResponse {
   let allowedBranches: BranchSummary[] = [];
   let branch: BranchSummary | null = null;
   const pharmacy = auth.pharmacyId && auth.profile.pharmacy ? { id: auth.pharmacyId, ...auth.profile.pharmacy } : null;
   if (auth.pharmacyId && auth.membership) {
-    allowedBranches = allowedBranchesOf(await branchesOf(q, auth.pharmacyId), auth.membership.allowedBranchIds);
+    allowedBranches = allowedBranchesOf(branches, auth.membership.allowedBranchIds);
     branch = allowedBranches.find((b) => b.id === auth.branchId) ?? allowedBranches[0] ?? null;
   }
   return {
