@@ -126,7 +126,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the session cache with two server
 
   beforeAll(async () => {
     a = await createTestApp('postgres');
-    const [{ name }] = await a.db.owner.query<{ name: string }>(`SELECT current_database() AS name`);
+    const [row] = await a.db.owner.query<{ name: string }>(`SELECT current_database() AS name`);
+    const name = row!.name;
     const url = new URL(process.env.TEST_DATABASE_URL!);
     url.pathname = `/${name}`;
     dbB = await openPostgres(url.toString(), { max: 3 });
