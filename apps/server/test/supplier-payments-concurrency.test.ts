@@ -4,7 +4,8 @@ import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import type { TestClient } from './http.ts';
 import type { StockPharmacy } from './import-helpers.ts';
-import { clientsOf, daysFromToday, stockTestPharmacy } from './stock-helpers.ts';
+import { syncSupplierAccounts } from '../src/modules/supplier-payments/supplier-payments.service.ts';
+import { clientsOf, daysFromToday, ownerContext, stockTestPharmacy } from './stock-helpers.ts';
 
 /**
  * Supplier payments at the same moment (issue 10, invariant 6): the supplier's row is locked in each payment's
@@ -24,12 +25,14 @@ describe.each(testDatabaseKinds())('supplier payments under concurrency on %s', 
   });
   afterAll(async () => t?.close());
 
+  /** A purchase written directly, with its kept balances (migration 0028) as the purchases module keeps them. */
   const purchase = async (supplierId: string, days: number, totalCents: number) => {
-    await t.db.owner.query(
+    const [row] = await t.db.owner.query<{ id: string }>(
       `INSERT INTO purchases (pharmacy_id, purchase_number, supplier_id, branch_id, purchase_date, status, subtotal_cents, tax_cents, total_cents)
-       VALUES ($1, $2, $3, $4, $5, 'received', $6, 0, $6)`,
+       VALUES ($1, $2, $3, $4, $5, 'received', $6, 0, $6) RETURNING id`,
       [ph.pharmacyId, `PO-${randomUUID().slice(0, 8)}`, supplierId, ph.branches[0]!.id, daysFromToday(days), totalCents],
     );
+    await t.db.transaction({ pharmacyId: ph.pharmacyId, userId: ph.users.owner! }, (q) => syncSupplierAccounts(q, { ...ownerContext(ph), now: new Date() }, [supplierId], [row!.id]));
   };
   const overAllocated = async (supplierId: string) =>
     t.db.owner.query(

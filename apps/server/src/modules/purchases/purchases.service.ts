@@ -36,7 +36,7 @@ import { audit } from '../audit/audit.service.ts';
 import { applyPurchasePrices } from '../products/products.service.ts';
 import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts';
 import { applyStockChange, lockStockRows, resolveBranch, type StockChange } from '../stock/stock.service.ts';
-import { applySupplierCredit } from '../supplier-payments/supplier-payments.service.ts';
+import { applySupplierCredit, lockSupplierAccounts, syncSupplierAccounts } from '../supplier-payments/supplier-payments.service.ts';
 import * as repo from './purchases.repository.ts';
 import type { ItemValues, PurchaseHead } from './purchases.repository.ts';
 
@@ -77,10 +77,18 @@ function notFound(id: string): AppError {
   return new AppError('NOT_FOUND', { message: PURCHASE_MESSAGES.notFound, details: { purchaseId: id } });
 }
 
-/** The purchase (not deleted) in a branch the caller may see, locked when asked; 404 'Purchase not found' otherwise. */
-async function requirePurchase(q: Queryable, ctx: RequestContext, id: string, forUpdate: boolean): Promise<PurchaseHead> {
+/**
+ * The purchase (not deleted) in a branch the caller may see, locked when asked; 404 'Purchase not found' otherwise.
+ * Before locking it, its supplier's row (and `alsoSuppliers`') is locked, the order supplier payments take too (the
+ * supplier, then its purchases), as the kept balances are written under the supplier's lock (migration 0028).
+ */
+async function requirePurchase(q: Queryable, ctx: RequestContext, id: string, forUpdate: boolean, alsoSuppliers: readonly string[] = []): Promise<PurchaseHead> {
+  const peek = forUpdate ? await repo.findPurchaseHead(q, ctx.pharmacyId, id, false) : undefined;
+  if (peek) await lockSupplierAccounts(q, ctx, [peek.supplierId, ...alsoSuppliers]);
   const head = await repo.findPurchaseHead(q, ctx.pharmacyId, id, forUpdate);
   if (!head || !canSeeBranch(ctx, head.branchId)) throw notFound(id);
+  // Moved to another supplier in between (rare): that supplier's row too.
+  if (peek && peek.supplierId !== head.supplierId) await lockSupplierAccounts(q, ctx, [head.supplierId]);
   return head;
 }
 
@@ -239,7 +247,7 @@ export async function createPurchase(q: Queryable, ctx: RequestContext, input: S
   for (const s of stored) if (s.received > 0) await repo.setItemReceived(q, ctx.pharmacyId, s.id, s.received, batches.get(s.id) ?? null);
   if (moves.length > 0) await updatePrices(q, ctx, branch.id, purchaseNumber, await repo.findItems(q, ctx.pharmacyId, id));
   // What the pharmacy overpaid this supplier before pays the new invoice at once (seed 002 section 4, decision 0041).
-  await applySupplierCredit(q, ctx, input.supplierId);
+  await applySupplierCredit(q, ctx, input.supplierId, [id]);
   const purchase = await getPurchase(q, ctx, id);
   await audit(q, ctx, 'purchase.create', 'purchase', id, null, purchase);
   return { purchase, message: PURCHASE_MESSAGES.created };
@@ -252,7 +260,7 @@ export async function createPurchase(q: Queryable, ctx: RequestContext, input: S
  * pieces to take out are no longer in their batch (sold, transferred).
  */
 export async function updatePurchase(q: Queryable, ctx: RequestContext, id: string, input: SavePurchase): Promise<PurchaseResult> {
-  const head = await requirePurchase(q, ctx, id, true);
+  const head = await requirePurchase(q, ctx, id, true, [input.supplierId]);
   const oldItems = await repo.findItems(q, ctx.pharmacyId, id, true);
   const branch = await resolveBranch(q, ctx, input.branchId ?? head.branchId);
   await requireSupplier(q, ctx, input.supplierId);
@@ -345,6 +353,7 @@ export async function updatePurchase(q: Queryable, ctx: RequestContext, id: stri
     const items = await repo.findItems(q, ctx.pharmacyId, id);
     await updatePrices(q, ctx, branch.id, head.purchaseNumber, items.filter((i) => priced.includes(i.id)));
   }
+  await syncSupplierAccounts(q, ctx, [head.supplierId, input.supplierId], [id]);
   const purchase = await getPurchase(q, ctx, id);
   await audit(q, ctx, 'purchase.update', 'purchase', id, { status: head.status, items: oldItems }, purchase);
   return { purchase, message: PURCHASE_MESSAGES.updated };
@@ -390,6 +399,7 @@ export async function receivePurchase(q: Queryable, ctx: RequestContext, id: str
     await repo.setPurchaseStatus(q, ctx.pharmacyId, id, ctx.userId, 'received', ctx.now);
   }
   if (receiving.length > 0) await updatePrices(q, ctx, head.branchId, head.purchaseNumber, after.filter((i) => receiving.some((r) => r.item.id === i.id)));
+  await syncSupplierAccounts(q, ctx, [head.supplierId], [id]);
   const purchase = await getPurchase(q, ctx, id);
   await audit(q, ctx, 'purchase.receive', 'purchase', id, null, { items: receiving.map((r) => ({ itemId: r.item.id, quantity: r.quantity })) });
   return { purchase, message: PURCHASE_MESSAGES.updated };
@@ -440,6 +450,7 @@ async function deleteOne(q: Queryable, ctx: RequestContext, id: string): Promise
     if (left > 0) left -= await tryTake(undefined, left);
   }
   await repo.markPurchaseDeleted(q, ctx.pharmacyId, id, ctx.userId, ctx.now);
+  await syncSupplierAccounts(q, ctx, [head.supplierId], [id]);
   await audit(q, ctx, 'purchase.delete', 'purchase', id, { purchaseNumber: head.purchaseNumber, items }, null);
 }
 
@@ -545,6 +556,7 @@ export async function createPurchaseReturn(q: Queryable, ctx: RequestContext, in
   );
   await applyMoves(q, ctx, moves);
   for (const line of lines) await repo.addReturned(q, ctx.pharmacyId, line.purchaseItemId, line.quantity);
+  await syncSupplierAccounts(q, ctx, [head.supplierId], [head.id]);
   const purchaseReturn = (await repo.findReturn(q, ctx.pharmacyId, returnId))!;
   await audit(q, ctx, 'purchase_return.create', 'purchase_return', returnId, null, purchaseReturn);
   return { purchaseReturn, message: PURCHASE_RETURN_MESSAGES.created };

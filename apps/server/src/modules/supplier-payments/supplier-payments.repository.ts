@@ -66,33 +66,24 @@ export interface SupplierTerms {
 }
 
 /**
- * The open invoices of the given suppliers on `today`, set-based: what each still owes after returns and live
- * payments' allocations, then the supplier's unallocated credit (what its payments did not give to live invoices)
- * shown as already given, oldest invoice first (a running sum per supplier), as `allocateCredit` in the domain does;
+ * The open invoices of the given suppliers on `today`, set-based over the kept balances (migration 0028): what each
+ * still owes after returns and live payments' allocations (purchase_balances.owed_cents, the partial index of open
+ * invoices), then the supplier's unallocated credit (supplier_balances.credit_cents) shown as already given, oldest
+ * invoice first (a running sum per supplier, only for suppliers holding credit), as `allocateCredit` in the domain does;
  * only invoices still owing after that, with due date = invoice date + the supplier's credit days, days old and days
  * overdue (never below 0). Parameters: $1 pharmacy, $2 today, $3 supplier ids, $4 their credit days.
  */
 const AGED_INVOICES = `
   WITH cd AS (SELECT * FROM unnest($3::uuid[], $4::int[]) AS t(supplier_id, days)),
-       r AS (SELECT purchase_id, sum(total_cents)::bigint AS s FROM purchase_returns WHERE pharmacy_id = $1 GROUP BY 1),
-       a AS (SELECT a.purchase_id, sum(a.amount_cents)::bigint AS s FROM supplier_payment_allocations a
-               JOIN supplier_payments sp ON sp.pharmacy_id = a.pharmacy_id AND sp.id = a.payment_id AND sp.deleted_at IS NULL
-              WHERE a.pharmacy_id = $1 AND a.removed_at IS NULL GROUP BY 1),
-       inv AS (SELECT p.id, p.supplier_id, p.purchase_number, p.purchase_date, p.status, p.total_cents, cd.days,
-                      coalesce(r.s, 0) AS returned, coalesce(a.s, 0) AS paid, p.total_cents - coalesce(r.s, 0) - coalesce(a.s, 0) AS owed
-                 FROM purchases p JOIN cd ON cd.supplier_id = p.supplier_id
-                 LEFT JOIN r ON r.purchase_id = p.id LEFT JOIN a ON a.purchase_id = p.id
-                WHERE p.pharmacy_id = $1 AND ${LIVE_PURCHASE} AND p.total_cents - coalesce(r.s, 0) - coalesce(a.s, 0) > 0),
-       cr AS (SELECT x.supplier_id, sum(x.credit) AS credit
-                FROM (SELECT sp.supplier_id, sp.amount_cents - coalesce(sum(a.amount_cents) FILTER (WHERE p.id IS NOT NULL), 0) AS credit
-                        FROM supplier_payments sp JOIN cd ON cd.supplier_id = sp.supplier_id
-                        LEFT JOIN supplier_payment_allocations a ON a.pharmacy_id = sp.pharmacy_id AND a.payment_id = sp.id AND a.removed_at IS NULL
-                        LEFT JOIN purchases p ON p.pharmacy_id = a.pharmacy_id AND p.id = a.purchase_id AND ${LIVE_PURCHASE}
-                       WHERE sp.pharmacy_id = $1 AND sp.deleted_at IS NULL
-                       GROUP BY sp.id, sp.supplier_id, sp.amount_cents) x
-               WHERE x.credit > 0 GROUP BY 1),
-       given AS (SELECT inv.*, least(inv.owed, greatest(0, coalesce(cr.credit, 0) - (sum(inv.owed) OVER w - inv.owed))) AS from_credit
-                   FROM inv LEFT JOIN cr ON cr.supplier_id = inv.supplier_id
+       inv AS (SELECT b.purchase_id AS id, b.supplier_id, b.purchase_number, b.purchase_date, b.status, b.total_cents, cd.days,
+                      b.returned_cents AS returned, b.paid_cents AS paid, b.owed_cents AS owed, coalesce(sb.credit_cents, 0) AS credit
+                 FROM purchase_balances b JOIN cd ON cd.supplier_id = b.supplier_id
+                 LEFT JOIN supplier_balances sb ON sb.pharmacy_id = b.pharmacy_id AND sb.supplier_id = b.supplier_id
+                WHERE b.pharmacy_id = $1 AND b.is_invoice AND b.owed_cents > 0),
+       given AS (SELECT inv.*, 0::bigint AS from_credit FROM inv WHERE credit <= 0
+                 UNION ALL
+                 SELECT inv.*, least(inv.owed, greatest(0, inv.credit - (sum(inv.owed) OVER w - inv.owed))) AS from_credit
+                   FROM inv WHERE credit > 0
                  WINDOW w AS (PARTITION BY inv.supplier_id ORDER BY inv.purchase_date, inv.purchase_number, inv.id ROWS UNBOUNDED PRECEDING)),
        aged AS (SELECT given.*, owed - from_credit AS outstanding, purchase_date + days AS due_date,
                        greatest(0, $2::date - purchase_date) AS days_old, greatest(0, $2::date - (purchase_date + days)) AS days_overdue
@@ -320,8 +311,13 @@ export async function insertAllocations(q: Queryable, pharmacyId: string, rows: 
   );
 }
 
-export async function removeAllocations(q: Queryable, pharmacyId: string, paymentId: string, at: Date): Promise<void> {
-  await q.query(`UPDATE supplier_payment_allocations SET removed_at = $3 WHERE pharmacy_id = $1 AND payment_id = $2 AND removed_at IS NULL`, [pharmacyId, paymentId, at]);
+/** Marks a payment's live allocations removed; answers the purchases they were on. */
+export async function removeAllocations(q: Queryable, pharmacyId: string, paymentId: string, at: Date): Promise<string[]> {
+  const rows = await q.query<{ purchase_id: string }>(
+    `UPDATE supplier_payment_allocations SET removed_at = $3 WHERE pharmacy_id = $1 AND payment_id = $2 AND removed_at IS NULL RETURNING purchase_id`,
+    [pharmacyId, paymentId, at],
+  );
+  return rows.map((r) => r.purchase_id);
 }
 
 export interface SupplierTotalsRow extends SupplierRef {
@@ -334,21 +330,15 @@ export interface SupplierTotalsRow extends SupplierRef {
   lastPaymentDate: string | null;
 }
 
-/** Per supplier (by name; a search on the name): live purchases, their returns, live payments. */
+/** Per supplier (by name; a search on the name): live purchases, their returns, live payments (kept in supplier_balances). */
 export async function supplierTotals(q: Queryable, pharmacyId: string, search: string | null, supplierId: string | null = null): Promise<SupplierTotalsRow[]> {
   const rows = await q.query<SupplierRow & { purchases: string; purchase_count: number; last_purchase: string | null; returns: string; paid: string; payment_count: number; last_payment: string | null }>(
     `SELECT c.id, c.name, c.phone, c.is_active, c.credit_period_days, c.credit_terms,
-            coalesce(pu.total, 0)::bigint AS purchases, coalesce(pu.n, 0)::int AS purchase_count, pu.last AS last_purchase,
-            coalesce(rt.total, 0)::bigint AS returns,
-            coalesce(pa.total, 0)::bigint AS paid, coalesce(pa.n, 0)::int AS payment_count, pa.last AS last_payment
+            coalesce(sb.purchases_cents, 0)::bigint AS purchases, coalesce(sb.purchase_count, 0)::int AS purchase_count,
+            to_char(sb.last_purchase_date, 'YYYY-MM-DD') AS last_purchase, coalesce(sb.returns_cents, 0)::bigint AS returns,
+            coalesce(sb.paid_cents, 0)::bigint AS paid, coalesce(sb.payment_count, 0)::int AS payment_count, to_char(sb.last_payment_date, 'YYYY-MM-DD') AS last_payment
        FROM contacts c
-       LEFT JOIN (SELECT p.supplier_id, sum(p.total_cents) AS total, count(*) AS n, to_char(max(p.purchase_date), 'YYYY-MM-DD') AS last
-                    FROM purchases p WHERE p.pharmacy_id = $1 AND ${LIVE_PURCHASE} GROUP BY 1) pu ON pu.supplier_id = c.id
-       LEFT JOIN (SELECT p.supplier_id, sum(r.total_cents) AS total
-                    FROM purchase_returns r JOIN purchases p ON p.pharmacy_id = r.pharmacy_id AND p.id = r.purchase_id AND ${LIVE_PURCHASE}
-                   WHERE r.pharmacy_id = $1 GROUP BY 1) rt ON rt.supplier_id = c.id
-       LEFT JOIN (SELECT supplier_id, sum(amount_cents) AS total, count(*) AS n, to_char(max(payment_date), 'YYYY-MM-DD') AS last
-                    FROM supplier_payments WHERE pharmacy_id = $1 AND deleted_at IS NULL GROUP BY 1) pa ON pa.supplier_id = c.id
+       LEFT JOIN supplier_balances sb ON sb.pharmacy_id = c.pharmacy_id AND sb.supplier_id = c.id
       WHERE c.pharmacy_id = $1 AND c.type = 'supplier' AND ($2::text IS NULL OR lower(c.name) LIKE $2::text) AND ($3::uuid IS NULL OR c.id = $3::uuid)
       ORDER BY lower(c.name), c.id`,
     [pharmacyId, search ? `%${likeEscape(search.toLowerCase())}%` : null, supplierId],
@@ -363,6 +353,69 @@ export async function supplierTotals(q: Queryable, pharmacyId: string, search: s
     paymentCount: r.payment_count,
     lastPaymentDate: r.last_payment,
   }));
+}
+
+// ------------------------------------------------------------------------------------------- kept balances (0028)
+
+/** Takes the suppliers' contacts rows for the transaction, in one order (id) so two transactions never deadlock. */
+export async function lockSuppliers(q: Queryable, pharmacyId: string, supplierIds: readonly string[]): Promise<void> {
+  if (supplierIds.length === 0) return;
+  await q.query(`SELECT id FROM contacts WHERE pharmacy_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE`, [pharmacyId, [...new Set(supplierIds)]]);
+}
+
+/** One purchase's balance row recomputed from the base tables (returns, live allocations of live payments). */
+const PURCHASE_BALANCE_SELECT = `
+  SELECT p.pharmacy_id, p.id, p.supplier_id, p.purchase_date, p.purchase_number, p.status, p.deleted_at IS NULL AND p.status <> 'cancelled', p.total_cents,
+         coalesce((SELECT sum(r.total_cents) FROM purchase_returns r WHERE r.pharmacy_id = p.pharmacy_id AND r.purchase_id = p.id), 0)::bigint,
+         coalesce((SELECT sum(a.amount_cents) FROM supplier_payment_allocations a
+                     JOIN supplier_payments sp ON sp.pharmacy_id = a.pharmacy_id AND sp.id = a.payment_id AND sp.deleted_at IS NULL
+                    WHERE a.pharmacy_id = p.pharmacy_id AND a.purchase_id = p.id AND a.removed_at IS NULL), 0)::bigint
+    FROM purchases p`;
+
+/**
+ * Rewrites the balance rows of the given purchases from the base tables; answers the suppliers they belong to now
+ * and belonged to before (a purchase moved to another supplier changes both).
+ */
+export async function syncPurchaseBalances(q: Queryable, pharmacyId: string, purchaseIds: readonly string[]): Promise<string[]> {
+  if (purchaseIds.length === 0) return [];
+  const rows = await q.query<{ supplier_id: string }>(
+    `WITH before AS (SELECT supplier_id FROM purchase_balances WHERE pharmacy_id = $1 AND purchase_id = ANY($2::uuid[])),
+          written AS (
+            INSERT INTO purchase_balances (pharmacy_id, purchase_id, supplier_id, purchase_date, purchase_number, status, is_invoice, total_cents, returned_cents, paid_cents)
+            ${PURCHASE_BALANCE_SELECT} WHERE p.pharmacy_id = $1 AND p.id = ANY($2::uuid[])
+            ON CONFLICT (pharmacy_id, purchase_id) DO UPDATE SET supplier_id = EXCLUDED.supplier_id, purchase_date = EXCLUDED.purchase_date,
+              purchase_number = EXCLUDED.purchase_number, status = EXCLUDED.status, is_invoice = EXCLUDED.is_invoice, total_cents = EXCLUDED.total_cents,
+              returned_cents = EXCLUDED.returned_cents, paid_cents = EXCLUDED.paid_cents
+            RETURNING supplier_id)
+     SELECT supplier_id FROM written UNION SELECT supplier_id FROM before`,
+    [pharmacyId, [...new Set(purchaseIds)]],
+  );
+  return rows.map((r) => r.supplier_id);
+}
+
+/** Rewrites the suppliers' balance rows from their purchases' balance rows and their payments. */
+export async function syncSupplierBalances(q: Queryable, pharmacyId: string, supplierIds: readonly string[]): Promise<void> {
+  if (supplierIds.length === 0) return;
+  await q.query(
+    `INSERT INTO supplier_balances (pharmacy_id, supplier_id, purchases_cents, purchase_count, last_purchase_date, returns_cents, paid_cents, payment_count, last_payment_date, credit_cents)
+     SELECT $1, s.id, coalesce(b.total, 0), coalesce(b.n, 0), b.last, coalesce(b.returned, 0), coalesce(pa.total, 0), coalesce(pa.n, 0), pa.last,
+            coalesce(pa.total, 0) - coalesce(al.allocated, 0)
+       FROM unnest($2::uuid[]) AS s(id)
+       CROSS JOIN LATERAL (SELECT sum(total_cents) AS total, count(*) AS n, max(purchase_date) AS last, sum(returned_cents) AS returned
+                             FROM purchase_balances WHERE pharmacy_id = $1 AND supplier_id = s.id AND is_invoice) b
+       CROSS JOIN LATERAL (SELECT sum(amount_cents) AS total, count(*) AS n, max(payment_date) AS last
+                             FROM supplier_payments WHERE pharmacy_id = $1 AND supplier_id = s.id AND deleted_at IS NULL) pa
+       CROSS JOIN LATERAL (SELECT sum(a.amount_cents) AS allocated
+                             FROM supplier_payments sp
+                             JOIN supplier_payment_allocations a ON a.pharmacy_id = sp.pharmacy_id AND a.payment_id = sp.id AND a.removed_at IS NULL
+                             JOIN purchases p ON p.pharmacy_id = a.pharmacy_id AND p.id = a.purchase_id AND ${LIVE_PURCHASE}
+                            WHERE sp.pharmacy_id = $1 AND sp.supplier_id = s.id AND sp.deleted_at IS NULL) al
+      WHERE EXISTS (SELECT 1 FROM contacts c WHERE c.pharmacy_id = $1 AND c.id = s.id)
+     ON CONFLICT (pharmacy_id, supplier_id) DO UPDATE SET purchases_cents = EXCLUDED.purchases_cents, purchase_count = EXCLUDED.purchase_count,
+       last_purchase_date = EXCLUDED.last_purchase_date, returns_cents = EXCLUDED.returns_cents, paid_cents = EXCLUDED.paid_cents,
+       payment_count = EXCLUDED.payment_count, last_payment_date = EXCLUDED.last_payment_date, credit_cents = EXCLUDED.credit_cents`,
+    [pharmacyId, [...new Set(supplierIds)]],
+  );
 }
 
 export async function findReportSettings(q: Queryable, pharmacyId: string, userId: string): Promise<unknown> {

@@ -41,6 +41,9 @@ import {
   findReportSettings,
   findSupplier,
   insertAllocations,
+  lockSuppliers,
+  syncPurchaseBalances,
+  syncSupplierBalances,
   insertPayment,
   agedOpenInvoices,
   agingBySupplier,
@@ -90,20 +93,42 @@ function checkPayment(input: { amountCents?: number | null; date?: string | null
   if (input.date > day) throw new AppError('SUPPLIER_PAYMENT_DATE_IN_FUTURE');
 }
 
-/** Earlier payments' credit (all but `except`) given to the supplier's open invoices, oldest first; the invoices after. */
-async function applyCredit(q: Queryable, ctx: RequestContext, supplierId: string, except: string | null): Promise<InvoiceRow[]> {
+/**
+ * Keeps the supplier balances (migration 0028, decision 0061) true in the transaction of a change: the balance rows of
+ * the purchases touched, then of their suppliers (and `supplierIds`), rewritten from the base tables under the
+ * suppliers' row locks (taken in id order; a caller that changes a purchase takes them before the purchase's row).
+ */
+export async function syncSupplierAccounts(q: Queryable, ctx: RequestContext, supplierIds: readonly string[], purchaseIds: readonly string[]): Promise<void> {
+  await lockSuppliers(q, ctx.pharmacyId, supplierIds);
+  const moved = await syncPurchaseBalances(q, ctx.pharmacyId, purchaseIds);
+  const extra = moved.filter((id) => !supplierIds.includes(id));
+  if (extra.length > 0) await lockSuppliers(q, ctx.pharmacyId, extra);
+  await syncSupplierBalances(q, ctx.pharmacyId, [...supplierIds, ...extra]);
+}
+
+/** For the purchases module: the suppliers' rows locked (id order) before it locks a purchase of theirs. */
+export async function lockSupplierAccounts(q: Queryable, ctx: RequestContext, supplierIds: readonly string[]): Promise<void> {
+  await lockSuppliers(q, ctx.pharmacyId, supplierIds);
+}
+
+/**
+ * Earlier payments' credit (all but `except`) given to the supplier's open invoices, oldest first; the invoices after.
+ * The purchases it paid are added to `touched`.
+ */
+async function applyCredit(q: Queryable, ctx: RequestContext, supplierId: string, except: string | null, touched: Set<string>): Promise<InvoiceRow[]> {
   let invoices = await supplierInvoices(q, ctx.pharmacyId, supplierId);
   const credits = await paymentCredits(q, ctx.pharmacyId, supplierId, except);
   const given = allocateCredit(credits, invoices);
   if (given.length > 0) {
     await insertAllocations(q, ctx.pharmacyId, given.map((g) => ({ ...g, source: 'credit' as const })), ctx.now);
+    for (const g of given) touched.add(g.invoiceId);
     invoices = await supplierInvoices(q, ctx.pharmacyId, supplierId);
   }
   return invoices;
 }
 
-async function allocate(q: Queryable, ctx: RequestContext, supplier: SupplierRef, input: UpdateSupplierPayment, paymentId: string | null) {
-  const invoices = await applyCredit(q, ctx, supplier.id, paymentId);
+async function allocate(q: Queryable, ctx: RequestContext, supplier: SupplierRef, input: UpdateSupplierPayment, paymentId: string | null, touched: Set<string>) {
+  const invoices = await applyCredit(q, ctx, supplier.id, paymentId, touched);
   if (input.invoiceId && !invoices.some((i) => i.id === input.invoiceId && outstandingCents(i) > 0)) {
     throw new AppError('SUPPLIER_PAYMENT_INVOICE_UNKNOWN', { details: { invoiceId: input.invoiceId } });
   }
@@ -124,7 +149,8 @@ export async function recordPayment(q: Queryable, ctx: RequestContext, input: Cr
   checkPayment(input, input.supplierId, await today(q, ctx));
   const supplier = await findSupplier(q, ctx.pharmacyId, input.supplierId!, true);
   if (!supplier) throw new AppError('NOT_FOUND', { details: { supplierId: input.supplierId } });
-  const details = await allocate(q, ctx, supplier, input, null);
+  const touched = new Set<string>();
+  const details = await allocate(q, ctx, supplier, input, null, touched);
   const id = await insertPayment(
     q,
     ctx.pharmacyId,
@@ -143,6 +169,7 @@ export async function recordPayment(q: Queryable, ctx: RequestContext, input: Cr
     ctx.now,
   );
   await insertAllocations(q, ctx.pharmacyId, details.allocations.map((a) => ({ paymentId: id, invoiceId: a.invoiceId, amountCents: a.allocationAmount, source: 'payment' as const })), ctx.now);
+  await syncSupplierAccounts(q, ctx, [supplier.id], [...touched, ...details.allocations.map((a) => a.invoiceId)]);
   const payment = (await findPayment(q, ctx.pharmacyId, id))!;
   await audit(q, ctx, 'supplier_payment.create', 'supplier_payment', id, null, payment);
   return saved(payment);
@@ -163,8 +190,8 @@ export async function updatePayment(q: Queryable, ctx: RequestContext, id: strin
   if (!mayPay(ctx)) throw new AppError('FORBIDDEN');
   const { payment: before, supplier } = await lockPayment(q, ctx, id);
   checkPayment(input, supplier.id, await today(q, ctx));
-  await removeAllocations(q, ctx.pharmacyId, id, ctx.now);
-  const details = await allocate(q, ctx, supplier, input, id);
+  const touched = new Set(await removeAllocations(q, ctx.pharmacyId, id, ctx.now));
+  const details = await allocate(q, ctx, supplier, input, id, touched);
   await updatePaymentRow(
     q,
     ctx.pharmacyId,
@@ -174,6 +201,7 @@ export async function updatePayment(q: Queryable, ctx: RequestContext, id: strin
     ctx.now,
   );
   await insertAllocations(q, ctx.pharmacyId, details.allocations.map((a) => ({ paymentId: id, invoiceId: a.invoiceId, amountCents: a.allocationAmount, source: 'payment' as const })), ctx.now);
+  await syncSupplierAccounts(q, ctx, [supplier.id], [...touched, ...details.allocations.map((a) => a.invoiceId)]);
   const payment = (await findPayment(q, ctx.pharmacyId, id))!;
   await audit(q, ctx, 'supplier_payment.update', 'supplier_payment', id, before, payment);
   return { ...saved(payment), message: 'Payment updated successfully' };
@@ -182,9 +210,10 @@ export async function updatePayment(q: Queryable, ctx: RequestContext, id: strin
 /** DELETE /api/supplier-payments/:id: 'Payment deleted successfully'; its allocations are removed (the invoices owe again). */
 export async function deletePayment(q: Queryable, ctx: RequestContext, id: string): Promise<{ message: string }> {
   if (!mayPay(ctx)) throw new AppError('FORBIDDEN');
-  const { payment } = await lockPayment(q, ctx, id);
-  await removeAllocations(q, ctx.pharmacyId, id, ctx.now);
+  const { payment, supplier } = await lockPayment(q, ctx, id);
+  const touched = await removeAllocations(q, ctx.pharmacyId, id, ctx.now);
   await softDeletePayment(q, ctx.pharmacyId, ctx.userId, id, ctx.now);
+  await syncSupplierAccounts(q, ctx, [supplier.id], touched);
   await audit(q, ctx, 'supplier_payment.delete', 'supplier_payment', id, payment, null);
   return { message: 'Payment deleted successfully' };
 }
@@ -331,9 +360,12 @@ export async function paymentDue(q: Queryable, ctx: RequestContext): Promise<Pay
 
 /**
  * For the purchases module, after a purchase of the supplier is saved (in the same transaction): give the supplier's
- * credit (earlier overpayments) to its open invoices now, oldest first, under the supplier's lock (decision 0041).
+ * credit (earlier overpayments) to its open invoices now, oldest first, under the supplier's lock (decision 0041),
+ * and keep the balances of the supplier and of `purchaseIds` (and of what the credit paid) true.
  */
-export async function applySupplierCredit(q: Queryable, ctx: RequestContext, supplierId: string): Promise<void> {
+export async function applySupplierCredit(q: Queryable, ctx: RequestContext, supplierId: string, purchaseIds: readonly string[] = []): Promise<void> {
   const supplier = await findSupplier(q, ctx.pharmacyId, supplierId, true);
-  if (supplier) await applyCredit(q, ctx, supplier.id, null);
+  const touched = new Set(purchaseIds);
+  if (supplier) await applyCredit(q, ctx, supplier.id, null, touched);
+  await syncSupplierAccounts(q, ctx, supplier ? [supplier.id] : [], [...touched]);
 }
