@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Menu, X } from 'lucide-react';
+import { LogOut, Menu, X } from 'lucide-react';
+import { Button, buttonClasses } from '@/components/ui/button';
 import * as Drawer from '@radix-ui/react-dialog';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useLogout } from '@/features/auth/hooks/use-logout';
@@ -20,10 +21,17 @@ import { ShellSettingsContext, useShellSettings, type ShellSettings } from '@/li
 import type { MeResponse } from '@pharmapoint/domain/auth';
 import type { PermissionSubject } from '@pharmapoint/domain/permissions';
 
+/** The screens of the signed-in area that are the person's own, not a pharmacy's: open without a pharmacy too. */
+const PERSONAL_PATHS = new Set(['/app/profile']);
+
 /** The signed-in area: sidebar (a drawer on phones), banners, the screen, and the session lock. */
 export function AppLayout() {
   const { me, subject } = usePermissions();
+  const { pathname } = useLocation();
   if (!me || !subject) return <InitializingScreen />;
+  // Their own profile (name, PIN, the invitations waiting for their answer) needs no pharmacy: an operator, or
+  // anyone whose pharmacy access ended, accepts an invitation there, not only by the emailed link.
+  if (!me.pharmacy && PERSONAL_PATHS.has(pathname.replace(/\/+$/, ''))) return <WithoutPharmacyShell me={me} />;
   // Someone who works in pharmacies but has not chosen one in this session picks it first (decision 0015).
   if (!me.pharmacy && !me.user.isPlatformOperator) return <Navigate to="/choose-pharmacy" replace />;
   if (!me.pharmacy) return <WithoutPharmacy me={me} />;
@@ -33,6 +41,38 @@ export function AppLayout() {
 function WithoutPharmacy({ me }: { me: MeResponse }) {
   const logout = useLogout();
   return <NoPharmacyScreen me={me} onLogout={() => void logout()} />;
+}
+
+/**
+ * A personal screen for someone signed in without a pharmacy: no pharmacy menus (they could only fail), a header
+ * with the way to the admin area (operators), to their pharmacies (after accepting an invitation) and out.
+ */
+function WithoutPharmacyShell({ me }: { me: MeResponse }) {
+  const { t } = useTranslation('shell');
+  const logout = useLogout();
+  return (
+    <div className="min-h-screen bg-slate-50">
+      <header className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 bg-white px-4 py-3">
+        <span className="font-semibold text-slate-900">PharmaPoint</span>
+        <nav aria-label={t('titles.profile')} className="flex flex-wrap items-center gap-2">
+          {me.user.isPlatformOperator ? (
+            <Link to="/app/admin" className={buttonClasses('outline')}>
+              {t('noPharmacy.adminArea')}
+            </Link>
+          ) : null}
+          <Link to="/choose-pharmacy" className={buttonClasses('outline')}>
+            {t('titles.choosePharmacy')}
+          </Link>
+          <Button variant="ghost" onClick={() => void logout()} icon={<LogOut className="size-4" aria-hidden="true" />}>
+            {t('nav.logout')}
+          </Button>
+        </nav>
+      </header>
+      <main id="main" className="mx-auto max-w-3xl p-4 sm:p-6">
+        <Outlet />
+      </main>
+    </div>
+  );
 }
 
 /**

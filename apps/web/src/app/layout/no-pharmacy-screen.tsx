@@ -25,6 +25,10 @@ export function NoPharmacyScreen({ me, onLogout }: { me: MeResponse; onLogout: (
               {t('noPharmacy.adminArea')}
             </Link>
           ) : null}
+          {/* Their profile needs no pharmacy: the invitations waiting for their answer are there (decision 0060). */}
+          <Link to="/app/profile" className={buttonClasses('outline')}>
+            {t('titles.profile')}
+          </Link>
           <Button variant="outline" onClick={onLogout} icon={<LogOut className="size-4" aria-hidden="true" />}>
             {t('nav.logout')}
           </Button>

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AdminPharmacy } from '@pharmapoint/domain/subscription';
-import type { AdminAnalyticsResponse, AdminOverviewResponse, PharmacyActionResponse } from '@pharmapoint/domain/admin';
+import type { AdminAnalyticsResponse, AdminOverviewResponse, OfflinePaymentRequest, OfflinePaymentResponse, PharmacyActionResponse } from '@pharmapoint/domain/admin';
 import type { AdminDemosResponse, Lead, UpdateLeadRequest } from '@pharmapoint/domain/demo';
 import { api } from '@/lib/api';
 
@@ -37,6 +37,23 @@ export function usePharmacyAction() {
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: adminKeys.pharmacies });
       void queryClient.invalidateQueries({ queryKey: adminKeys.overview });
+    },
+  });
+}
+
+/**
+ * Records a payment made outside the M-Pesa prompt (decision 0060). The Idempotency-Key is the dialog's: sending the
+ * same payment again (a double click, a retry after a lost answer) records it once and answers the first answer.
+ */
+export function useRecordOfflinePayment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ pharmacyId, payment, idempotencyKey }: { pharmacyId: string; payment: OfflinePaymentRequest; idempotencyKey: string }) =>
+      api.post<OfflinePaymentResponse>(`/api/admin/pharmacies/${encodeURIComponent(pharmacyId)}/offline-payments`, payment, { headers: { 'Idempotency-Key': idempotencyKey } }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: adminKeys.pharmacies });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.overview });
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'analytics'] });
     },
   });
 }

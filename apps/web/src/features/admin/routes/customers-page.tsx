@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { CalendarPlus, Eye, Mail, Power, PowerOff, Search, UserPlus } from 'lucide-react';
+import { Banknote, CalendarPlus, Eye, Mail, Power, PowerOff, Search, UserPlus } from 'lucide-react';
 import type { AdminPharmacy } from '@pharmapoint/domain/subscription';
 import { MAX_TRIAL_EXTENSION_DAYS } from '@pharmapoint/domain/admin';
 import { PageHeader } from '@/components/ui/page-header';
@@ -18,9 +18,10 @@ import { formatDate, formatNumber } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { usePharmacies, usePharmacyAction } from '@/features/admin/api/admin';
 import { PharmacyStatusBadge } from '@/features/admin/components/pharmacy-status-badge';
+import { OfflinePaymentDialog } from '@/features/admin/components/offline-payment-dialog';
 
 /** An extension's dialog holds the Idempotency-Key of its request: Extend pressed twice, or retried, extends once. */
-type Dialogs = { kind: 'view' | 'deactivate' | 'reactivate'; pharmacy: AdminPharmacy } | { kind: 'extend'; pharmacy: AdminPharmacy; key: string } | null;
+type Dialogs = { kind: 'view' | 'deactivate' | 'reactivate' | 'payment'; pharmacy: AdminPharmacy } | { kind: 'extend'; pharmacy: AdminPharmacy; key: string } | null;
 
 function matches(p: AdminPharmacy, query: string): boolean {
   if (!query) return true;
@@ -30,7 +31,7 @@ function matches(p: AdminPharmacy, query: string): boolean {
 
 /**
  * Customers (seed 002 section 2, admin customers; issue 11 item 8): search the pharmacies, view one's subscription
- * and usage, extend a trial, deactivate and reactivate. Each action is audited by the server in the pharmacy's log.
+ * and usage, extend a trial, record a payment made outside M-Pesa, deactivate and reactivate. Each action is audited by the server in the pharmacy's log.
  */
 export default function CustomersPage() {
   const { t } = useTranslation('admin');
@@ -89,6 +90,17 @@ export default function CustomersPage() {
                   }}
                 >
                   {t('customers.extend')}
+                </Button>
+              ) : null}
+              {p.subscription.storedStatus && !inactive ? (
+                <Button
+                  size="sm"
+                  variant="outline"
+                  aria-label={t('customers.recordPaymentLabel', { name: p.name })}
+                  icon={<Banknote className="size-4" aria-hidden="true" />}
+                  onClick={() => setDialog({ kind: 'payment', pharmacy: p })}
+                >
+                  {t('customers.recordPayment')}
                 </Button>
               ) : null}
               {inactive ? (
@@ -227,6 +239,8 @@ export default function CustomersPage() {
           </Field>
         </ConfirmDialog>
       ) : null}
+
+      {p && dialog.kind === 'payment' ? <OfflinePaymentDialog pharmacy={p} onClose={() => setDialog(null)} /> : null}
 
       {p && (dialog.kind === 'deactivate' || dialog.kind === 'reactivate') ? (
         <ConfirmDialog
