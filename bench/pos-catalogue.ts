@@ -1,7 +1,8 @@
 // Benchmark: GET /api/pos/catalogue (issue 9 item 3) with 50,000 products in the branch (about 1 in 20 with its only batch expired), on PGlite and on
 // PostgreSQL, real HTTP on loopback: time to the whole answer, decompressed (p50 / p95 / max of sequential requests), its size
 // as sent with brotli, gzip and without compression, and the browser-side steps measured in Node (JSON.parse,
-// decode, index). Prints figures; never passes or fails on time.
+// decode, index). The first request builds the answer; the others are answered from the server's cache (decision
+// 0064), and a revalidation naming the ETag answers 304. Prints figures; never passes or fails on time.
 // Run: npx tsx bench/pos-catalogue.ts   (BENCH_PRODUCTS=50000, BENCH_REQUESTS=10, BENCH_KINDS, BENCH_DATABASE_URL)
 import { execSync } from 'node:child_process';
 import http from 'node:http';
@@ -58,6 +59,14 @@ for (const kind of benchKinds()) {
       [env.pharmacyId, main],
     );
     await env.db.owner.query('ANALYZE');
+    // The first request builds the answer and keeps it (decision 0064); the rows below are then answered from the
+    // cache (each encoding compressed on its first request); a revalidation with the ETag answers 304.
+    {
+      const t0 = performance.now();
+      const { status, raw } = await getRaw(`${env.url}/api/pos/catalogue`, { ...env.headers, 'accept-encoding': 'identity' });
+      if (status !== 200) throw new Error(`catalogue: ${status}`);
+      console.log(`| ${kind} | first request (built, identity) | ${(performance.now() - t0).toFixed(0)} | | | ${(raw.length / 1024).toFixed(0)} KiB | | | |`);
+    }
     for (const encoding of ['br', 'gzip', 'identity']) {
       const times: number[] = [];
       let bytes = 0;
@@ -83,6 +92,23 @@ for (const kind of benchKinds()) {
       console.log(
         `| ${kind} | ${encoding} | ${percentile(times, 50).toFixed(0)} | ${percentile(times, 95).toFixed(0)} | ${times[times.length - 1]!.toFixed(0)} | ${(bytes / 1024).toFixed(0)} KiB | ${(t2 - t1).toFixed(0)} | ${(t3 - t2).toFixed(0)} | ${(t4 - t3).toFixed(0)} |`,
       );
+    }
+    {
+      const first = await new Promise<string>((resolve, reject) => {
+        http.get(`${env.url}/api/pos/catalogue`, { headers: { ...env.headers, 'accept-encoding': 'br' } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(String(res.headers.etag ?? '')));
+        }).on('error', reject);
+      });
+      const times: number[] = [];
+      for (let i = 0; i < REQUESTS; i += 1) {
+        const t0 = performance.now();
+        const { status } = await getRaw(`${env.url}/api/pos/catalogue`, { ...env.headers, 'if-none-match': first });
+        times.push(performance.now() - t0);
+        if (status !== 304) throw new Error(`revalidation: ${status}`);
+      }
+      times.sort((a, b) => a - b);
+      console.log(`| ${kind} | 304 (If-None-Match) | ${percentile(times, 50).toFixed(0)} | ${percentile(times, 95).toFixed(0)} | ${times[times.length - 1]!.toFixed(0)} | 0 KiB | | | |`);
     }
   } finally {
     await env.close();

@@ -1,3 +1,5 @@
+// First: on /pos the till's catalogue is asked for before anything else loads (decision 0064).
+import '@/features/pos/catalogue/catalogue-preload';
 import { useState } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';

@@ -11,6 +11,7 @@ import i18n from '@/i18n';
 import { api, ApiError } from '@/lib/api';
 import { onLiveStock, whenLiveStockReady, type LiveStockSignal } from '@/lib/live-stock/live-stock';
 import { applyStockChange, positionsOf, type StockChange } from '@/features/pos/catalogue/catalogue-state';
+import { takePreloadedCatalogue } from '@/features/pos/catalogue/catalogue-preload';
 
 /**
  * The till's catalogue of one branch, shared by every component of the tab that shows it (decision 0024): read
@@ -31,6 +32,9 @@ export interface CatalogueState {
   /** When the server read the catalogue shown (ISO 8601), null before the first copy. */
   at: string | null;
 }
+
+/** The copy kept in IndexedDB: the answer as it came, with its ETag (decision 0064). */
+type StoredCatalogue = PosCatalogueResponse & { etag?: string | null };
 
 /** The IndexedDB key of a branch's copy (bump the version when the wire shape changes). */
 export const cacheKey = (branchId: string) => `pp:pos-catalogue:v1:${branchId}`;
@@ -73,6 +77,8 @@ export class BranchCatalogueStore {
   private again = false;
   private unknownTimer: ReturnType<typeof setTimeout> | null = null;
   private unsubscribe: (() => void) | null = null;
+  /** The ETag of the server's answer shown (null: none, or a copy from before ETags). */
+  private etag: string | null = null;
 
   constructor(branchId: string) {
     this.branchId = branchId;
@@ -126,6 +132,7 @@ export class BranchCatalogueStore {
       if (cached && this.state.at === null) {
         try {
           this.setItems(decodeCatalogue(cached), { status: 'ready', error: null, at: cached.at });
+          this.etag = cached.etag ?? null;
           mark('cache-shown');
         } catch {
           void del(cacheKey(this.branchId)).catch(() => undefined);
@@ -145,18 +152,33 @@ export class BranchCatalogueStore {
       return this.inFlight;
     }
     this.heard = [];
+    // The answer the page asked for before the till's code loaded (catalogue-preload.ts), once, when it is ours.
+    const preloaded = manual ? null : takePreloadedCatalogue(this.branchId);
     const run = async () => {
       try {
-        await whenLiveStockReady(STREAM_WAIT_MS);
-        mark('stream-ready');
-        const response = await api.get<PosCatalogueResponse>('/api/pos/catalogue', { query: { branchId: this.branchId } });
+        let fresh = preloaded ? await preloaded : null;
+        const fromPreload = fresh !== null;
+        if (fresh) {
+          mark('preload-used');
+        } else {
+          await whenLiveStockReady(STREAM_WAIT_MS);
+          mark('stream-ready');
+          fresh = await fetchCatalogue(this.branchId, this.state.items === EMPTY ? null : this.etag);
+        }
         mark('response');
-        let items: readonly PosCatalogueItem[] = decodeCatalogue(response);
-        const positions = positionsOf(items);
-        for (const change of this.heard ?? []) items = applyStockChange(items, positions, this.branchId, change).items;
-        this.update({ status: 'ready', error: null, items, positions, index: buildCatalogueIndex(items), at: response.at });
-        mark('fetched');
-        void writeCache(this.branchId, response).then(() => mark('cache-written'));
+        // The same answer as the copy shown (the preload could not name it): nothing to decode again.
+        if (fresh && !(fresh.etag && fresh.etag === this.etag && this.state.items !== EMPTY)) this.show(fresh.response, fresh.etag);
+        else if (this.state.status !== 'ready' || this.state.error) this.update({ status: 'ready', error: null });
+        if (fromPreload) {
+          // Read before the live stream listened: a sale committed in between would be missed. Ask again once it
+          // listens, naming this answer (304 when nothing changed: a few bytes, nothing decoded again).
+          this.heard = [];
+          await whenLiveStockReady(STREAM_WAIT_MS);
+          mark('stream-ready');
+          const again = await fetchCatalogue(this.branchId, this.etag);
+          mark('revalidated');
+          if (again) this.show(again.response, again.etag);
+        }
       } catch (error) {
         const refused = error instanceof ApiError && [401, 403, 404].includes(error.status);
         if (refused) {
@@ -181,6 +203,17 @@ export class BranchCatalogueStore {
     });
     this.inFlight = promise;
     return promise;
+  }
+
+  /** A fresh answer shown: decoded, the stock events heard while it was on its way applied, indexed, kept. */
+  private show(response: PosCatalogueResponse, etag: string | null): void {
+    let items: readonly PosCatalogueItem[] = decodeCatalogue(response);
+    const positions = positionsOf(items);
+    for (const change of this.heard ?? []) items = applyStockChange(items, positions, this.branchId, change).items;
+    this.etag = etag;
+    this.update({ status: 'ready', error: null, items, positions, index: buildCatalogueIndex(items), at: response.at });
+    mark('fetched');
+    void writeCache(this.branchId, { ...response, etag }).then(() => mark('cache-written'));
   }
 
   private onSignal(signal: LiveStockSignal): void {
@@ -215,9 +248,28 @@ export function branchCatalogueStore(branchId: string): BranchCatalogueStore {
   return store;
 }
 
-async function readCache(branchId: string): Promise<PosCatalogueResponse | undefined> {
+/**
+ * GET /api/pos/catalogue of a branch; with the ETag of the copy shown, null when the server says it is current
+ * (304). A refusal or failure throws the ApiError of the one HTTP client (asked again through it: error answers are
+ * small, and it is what signals a lost session).
+ */
+async function fetchCatalogue(branchId: string, etag: string | null): Promise<{ response: PosCatalogueResponse; etag: string | null } | null> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (etag) headers['If-None-Match'] = etag;
+  let res: Response | null = null;
   try {
-    const value = (await get(cacheKey(branchId))) as PosCatalogueResponse | undefined;
+    res = await fetch(`/api/pos/catalogue?branchId=${encodeURIComponent(branchId)}`, { credentials: 'same-origin', headers });
+  } catch {
+    res = null;
+  }
+  if (res?.status === 304) return null;
+  if (res?.ok) return { response: (await res.json()) as PosCatalogueResponse, etag: res.headers.get('etag') };
+  return { response: await api.get<PosCatalogueResponse>('/api/pos/catalogue', { query: { branchId } }), etag: null };
+}
+
+async function readCache(branchId: string): Promise<StoredCatalogue | undefined> {
+  try {
+    const value = (await get(cacheKey(branchId))) as StoredCatalogue | undefined;
     return value && value.branchId === branchId && value.columns ? value : undefined;
   } catch {
     // No IndexedDB (private mode, tests): the catalogue is fetched every time.
@@ -225,7 +277,7 @@ async function readCache(branchId: string): Promise<PosCatalogueResponse | undef
   }
 }
 
-async function writeCache(branchId: string, response: PosCatalogueResponse): Promise<void> {
+async function writeCache(branchId: string, response: StoredCatalogue): Promise<void> {
   try {
     await set(cacheKey(branchId), response);
   } catch {
