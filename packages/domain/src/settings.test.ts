@@ -53,6 +53,7 @@ describe('settings document (seed 000 section 3, "Settings")', () => {
   it('has integrations for mobile money (enabled, shortcode, keys), insurance (enabled, providers), accounting (enabled, software)', () => {
     expect(DEFAULT_SETTINGS.integrations).toEqual({
       mobileMoney: { enabled: false, shortcode: '', consumerKey: '', consumerSecret: '', passkey: '' },
+      kopokopo: { enabled: false, environment: 'sandbox', tillNumber: '', clientId: '', clientSecret: '', apiKey: '' },
       insurance: { enabled: false, providers: [] },
       accounting: { enabled: false, software: '' },
     });

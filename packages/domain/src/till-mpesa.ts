@@ -81,6 +81,20 @@ export const tillMpesaPhoneFormSchema = z.object({ phoneNumber: mpesaPhone });
 
 export const tillMpesaIdParamsSchema = z.strictObject({ id: z.uuid() });
 
+/** POST /api/till-payments/:id/cancel: the cashier stopped waiting, or the till's wait ran out. */
+export const tillMpesaCancelSchema = z.strictObject({ reason: z.enum(['cashier', 'timeout']).default('cashier') });
+export type TillMpesaCancelInput = z.input<typeof tillMpesaCancelSchema>;
+export type TillMpesaCancel = z.output<typeof tillMpesaCancelSchema>;
+
+/** Why a request stopped waiting, as the owner reads it. */
+export const TILL_MPESA_CANCEL_TEXT = {
+  cashier: 'Cancelled at the till.',
+  timeout: `No answer from the customer's phone within ${TILL_MPESA_WAIT_SECONDS} seconds.`,
+} as const;
+
+/** Who may read the till's M-Pesa requests and reconcile unmatched money: the owner and whoever keeps the books. */
+export const TILL_MPESA_RECONCILE_PERMISSIONS = ['report:financial', 'settings:admin'] as const;
+
 /** One till payment request as the till and the owner read it. */
 export const tillMpesaRequestSchema = z.object({
   id: z.uuid(),

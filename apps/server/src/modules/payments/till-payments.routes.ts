@@ -1,5 +1,7 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  TILL_MPESA_RECONCILE_PERMISSIONS,
+  tillMpesaCancelSchema,
   tillMpesaIdParamsSchema,
   tillMpesaListQuerySchema,
   tillMpesaListResponseSchema,
@@ -43,7 +45,7 @@ export const registerTillPayments: ModuleRegistrar = (app, deps) => {
   r.get(
     '/api/till-payments',
     {
-      config: { access: { permission: 'sales:read' } },
+      config: { access: { anyOf: TILL_MPESA_RECONCILE_PERMISSIONS } },
       schema: { tags, summary: "The till's M-Pesa requests, newest first (status=unmatched: money that completed no sale)", querystring: tillMpesaListQuerySchema, response: { 200: tillMpesaListResponseSchema } },
     },
     async (request, reply) => app.inTenant(request, reply, (q, ctx) => listTillPaymentRequests(q, ctx, request.query)),
@@ -62,9 +64,15 @@ export const registerTillPayments: ModuleRegistrar = (app, deps) => {
     '/api/till-payments/:id/cancel',
     {
       config: { access: { permission: 'pos:access' } },
-      schema: { tags, summary: 'Stop waiting for the customer (a payment made anyway is kept for reconciliation)', params: tillMpesaIdParamsSchema, response: { 200: tillMpesaResponseSchema } },
+      schema: {
+        tags,
+        summary: 'Stop waiting for the customer (a payment made anyway is kept for reconciliation)',
+        params: tillMpesaIdParamsSchema,
+        body: tillMpesaCancelSchema,
+        response: { 200: tillMpesaResponseSchema },
+      },
     },
-    async (request, reply) => app.inTenant(request, reply, (q, ctx) => cancelTillPayment(q, ctx, request.params.id)),
+    async (request, reply) => app.inTenant(request, reply, (q, ctx) => cancelTillPayment(q, ctx, request.params.id, request.body)),
   );
 
   // K2's callback for a pharmacy's till: raw bytes, verified with that pharmacy's API key before anything is parsed.

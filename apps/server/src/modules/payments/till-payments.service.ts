@@ -4,10 +4,12 @@ import { businessDate } from '@pharmapoint/domain/stock';
 import {
   canMoveTillPayment,
   formatMpesaPhone,
+  TILL_MPESA_CANCEL_TEXT,
   TILL_MPESA_METHOD,
   tillCredentialsProblem,
   tillMpesaAmountProblem,
   type TillMpesaAttention,
+  type TillMpesaCancel,
   type TillMpesaRequest,
   type TillMpesaStart,
   type TillMpesaStatus,
@@ -194,12 +196,12 @@ export async function listTillPaymentRequests(
  * prompt back: if the customer pays anyway, the money is kept as unmatched for the owner. A request already
  * answered is returned as it is (a completed one: the till shows its receipt).
  */
-export async function cancelTillPayment(q: Queryable, ctx: RequestContext, id: string): Promise<{ request: TillMpesaRequest }> {
+export async function cancelTillPayment(q: Queryable, ctx: RequestContext, id: string, input: TillMpesaCancel): Promise<{ request: TillMpesaRequest }> {
   const row = await findTillPayment(q, ctx.pharmacyId, id, { forUpdate: true });
   if (!row) throw new AppError('PAYMENT_NOT_FOUND');
   if (row.status === 'pending') {
-    await moveTillPayment(q, ctx.pharmacyId, id, 'pending', 'cancelled', { at: ctx.now, failureReason: 'Cancelled at the till.' });
-    await audit(q, ctx, 'till_payment.cancel', 'till_payment', id, { status: 'pending' }, { status: 'cancelled' });
+    await moveTillPayment(q, ctx.pharmacyId, id, 'pending', 'cancelled', { at: ctx.now, failureReason: TILL_MPESA_CANCEL_TEXT[input.reason] });
+    await audit(q, ctx, 'till_payment.cancel', 'till_payment', id, { status: 'pending' }, { status: 'cancelled', reason: input.reason });
   }
   return getTillPayment(q, ctx, id);
 }

@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ChevronDown, ChevronUp, Plus, X } from 'lucide-react';
+import { ChevronDown, ChevronUp, Plus, Smartphone, X } from 'lucide-react';
 import { formatMoney as formatAmount } from '@pharmapoint/domain/money';
 import { SALE_LIMITS, paymentKind, paymentStatus, quickCashSuggestions, type CartFigures } from '@pharmapoint/domain/sales';
+import { isMpesaMethod } from '@pharmapoint/domain/till-mpesa';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
 import { formatMoney } from '@/lib/format';
@@ -24,6 +25,11 @@ export interface PaymentBarProps {
   onComplete: () => void;
   /** Further actions (Suspend). */
   actions?: ReactNode;
+  /**
+   * M-Pesa at the till (decision 0058): with one payment row on MPESA, 'Send payment request' asks the customer's
+   * phone for the whole total (the till's dialog; the server completes the sale when the customer pays).
+   */
+  onMpesaRequest?: () => void;
   expanded: boolean;
   onExpanded: (expanded: boolean) => void;
 }
@@ -232,6 +238,18 @@ export function PaymentBar(props: PaymentBarProps) {
               <p role="alert" className="rounded-md bg-red-50 px-2 py-1.5 text-sm font-medium text-red-800">
                 {props.error}
               </p>
+            ) : null}
+            {props.onMpesaRequest && payments.length === 1 && isMpesaMethod(payments[0]!.method) ? (
+              <Button
+                size="lg"
+                variant="outline"
+                onClick={props.onMpesaRequest}
+                disabled={disabled || props.itemCount === 0}
+                icon={<Smartphone className="size-4" />}
+                className="border-green-600 text-green-800 hover:bg-green-50"
+              >
+                {t('pay.sendMpesa')}
+              </Button>
             ) : null}
             <Button size="lg" onClick={props.onComplete} disabled={disabled || props.itemCount === 0} loading={props.completing}>
               {t('pay.complete')}

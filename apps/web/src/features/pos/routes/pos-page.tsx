@@ -74,6 +74,7 @@ const ReprintDialog = lazy(() => import('@/features/pos/components/reprint-dialo
 const DdaPrescriptionDialog = lazy(() => import('@/features/pos/components/dda-dialog').then((m) => ({ default: m.DdaPrescriptionDialog })));
 const RefillReminderDialog = lazy(() => import('@/features/pos/components/refill-dialog').then((m) => ({ default: m.RefillReminderDialog })));
 const RecordExpenseDialog = lazy(() => import('@/features/pos/components/expense-dialog').then((m) => ({ default: m.RecordExpenseDialog })));
+const MpesaRequestDialog = lazy(() => import('@/features/pos/components/mpesa-request-dialog'));
 const SuspendSaleDialog = lazy(() => import('@/features/pos/components/suspend-dialog').then((m) => ({ default: m.SuspendSaleDialog })));
 
 /**
@@ -134,6 +135,7 @@ export default function PosPage() {
   const search = useRef<ProductSearchHandle>(null);
   const [receipt, setReceipt] = useState<Sale | null>(null);
   const [receiptOpen, setReceiptOpen] = useState(false);
+  const [mpesaOpen, setMpesaOpen] = useState(false);
   const [reprintOpen, setReprintOpen] = useState(false);
   const [sheetOpen, setSheetOpen] = useState(false);
   const [confirmClear, setConfirmClear] = useState(false);
@@ -334,6 +336,44 @@ export default function PosPage() {
   }, [till, t, focusSearch]);
 
   // ------------------------------------------------------------------ completing
+  /** The sale as POST /api/sales takes it, with these payments (Complete, and M-Pesa at the till). */
+  function saleRequest(rows: readonly { method: string; amountCents: number; reference: string | null }[]) {
+    return {
+      id: till.saleId.current,
+      branchId: branchId ?? undefined,
+      clientId: client?.id ?? null,
+      saleDate: till.saleDate,
+      clientTime: new Date().toISOString(),
+      lines: saleLinesOf(lines, { prices: mayOverridePrice ? 'overridden' : 'all' }),
+      discount: discountOf(till.discount),
+      payments: rows.map((p) => ({ method: p.method, amountCents: p.amountCents, reference: paymentKind(p.method) === 'digital' ? p.reference : null })),
+      expectedTotalCents: figures.totalCents,
+      ...(resumed ? { suspendedSaleId: resumed.sale.id } : {}),
+    };
+  }
+
+  /** A sale was recorded (by Complete, or by the customer's M-Pesa payment): the stock shown, the receipt, a new till. */
+  function afterSale(sale: Sale) {
+    // The value posted is the branch quantity (expired pieces included), as the live 'stock' events carry it.
+    if (branchId) {
+      for (const line of lines) {
+        const item = catalogue.get(line.productId);
+        // A resumed sale's reserved pieces leave the reservation, not the sellable quantity.
+        const fromSellable = Math.max(0, line.quantity - (resumed?.reserved.get(line.productId) ?? 0));
+        const stockValue = item ? stockValueAfter(item, fromSellable) : Math.max(0, line.available - line.quantity);
+        showStockChange({ productId: line.productId, branchId, stockValue, reason: `Sale: ${sale.invoiceNumber}` });
+      }
+    }
+    rememberReceipt({ id: sale.id, invoiceNumber: sale.invoiceNumber, totalCents: sale.totalCents, at: sale.createdAt });
+    till.markCompleted();
+    till.reset(true);
+    setResumed(null);
+    setSheetOpen(false);
+    setReceipt(sale);
+    setReceiptOpen(true);
+    toast.success(t('pay.completed', { invoice: sale.invoiceNumber }));
+  }
+
   async function complete() {
     if (till.locked) return;
     const problem = completionProblem();
@@ -344,36 +384,7 @@ export default function PosPage() {
     const rows = paymentsOf(till.payments).filter((p, _i, all) => all.length === 1 || p.amountCents > 0 || paymentKind(p.method) === 'credit');
     till.setCompleting(true);
     try {
-      const sale = await completeSale({
-        id: till.saleId.current,
-        branchId: branchId ?? undefined,
-        clientId: client?.id ?? null,
-        saleDate: till.saleDate,
-        clientTime: new Date().toISOString(),
-        lines: saleLinesOf(lines, { prices: mayOverridePrice ? 'overridden' : 'all' }),
-        discount: discountOf(till.discount),
-        payments: rows.map((p) => ({ method: p.method, amountCents: p.amountCents, reference: paymentKind(p.method) === 'digital' ? p.reference : null })),
-        expectedTotalCents: figures.totalCents,
-        ...(resumed ? { suspendedSaleId: resumed.sale.id } : {}),
-      });
-      // The value posted is the branch quantity (expired pieces included), as the live 'stock' events carry it.
-      if (branchId) {
-        for (const line of lines) {
-          const item = catalogue.get(line.productId);
-          // A resumed sale's reserved pieces leave the reservation, not the sellable quantity.
-          const fromSellable = Math.max(0, line.quantity - (resumed?.reserved.get(line.productId) ?? 0));
-          const stockValue = item ? stockValueAfter(item, fromSellable) : Math.max(0, line.available - line.quantity);
-          showStockChange({ productId: line.productId, branchId, stockValue, reason: `Sale: ${sale.invoiceNumber}` });
-        }
-      }
-      rememberReceipt({ id: sale.id, invoiceNumber: sale.invoiceNumber, totalCents: sale.totalCents, at: sale.createdAt });
-      till.markCompleted();
-      till.reset(true);
-      setResumed(null);
-      setSheetOpen(false);
-      setReceipt(sale);
-      setReceiptOpen(true);
-      toast.success(t('pay.completed', { invoice: sale.invoiceNumber }));
+      afterSale(await completeSale(saleRequest(rows)));
     } catch (error) {
       const message = error instanceof ApiError ? error.message : errorMessage(error);
       till.setPaymentError(t('pay.failed', { message }));
@@ -383,11 +394,23 @@ export default function PosPage() {
     }
   }
 
+  /** 'Send payment request' (M-Pesa at the till, decision 0058): the screen's checks with the whole total by M-Pesa. */
+  function openMpesa() {
+    if (till.locked) return;
+    const method = till.payments[0]?.method ?? 'MPESA';
+    const problem = completionProblem([{ method, amountCents: figures.totalCents, reference: null }]);
+    if (problem) {
+      till.setPaymentError(problem);
+      return;
+    }
+    setMpesaOpen(true);
+  }
+
   /** Every check of the screen before the request (the server checks them all again). */
-  function completionProblem(): string | null {
+  function completionProblem(tender?: readonly { method: string; amountCents: number; reference: string | null }[]): string | null {
     const dateProblem = saleDateProblem(till.saleDate, today);
     if (dateProblem) return saleProblemText(dateProblem);
-    const payments = paymentsOf(till.payments).filter((p, _i, all) => all.length === 1 || p.amountCents > 0 || paymentKind(p.method) === 'credit');
+    const payments = (tender ?? paymentsOf(till.payments)).filter((p, _i, all) => all.length === 1 || p.amountCents > 0 || paymentKind(p.method) === 'credit');
     const outcome = checkCompletion(
       lines.map((l) => ({ quantity: l.quantity, available: l.available, isDda: l.isDda, prescription: l.prescription })),
       payments,
@@ -654,6 +677,7 @@ export default function PosPage() {
         completing={till.completing}
         error={till.paymentError}
         onComplete={() => void complete()}
+        onMpesaRequest={openMpesa}
         expanded={sheetOpen}
         onExpanded={setSheetOpen}
         actions={
@@ -707,6 +731,25 @@ export default function PosPage() {
         }}
       />
       ) : null}
+        {mpesaOpen ? (
+          <MpesaRequestDialog
+            open
+            onOpenChange={(open) => {
+              if (!open) {
+                setMpesaOpen(false);
+                focusSearch();
+              }
+            }}
+            sale={saleRequest([{ method: till.payments[0]?.method ?? 'MPESA', amountCents: figures.totalCents, reference: null }])}
+            totalCents={figures.totalCents}
+            currencySymbol={symbol}
+            defaultPhone={client?.phone ?? null}
+            onPaid={(sale) => {
+              setMpesaOpen(false);
+              afterSale(sale);
+            }}
+          />
+        ) : null}
         {receipt ? (
           <ReceiptDialog
             sale={receipt}

@@ -35,7 +35,7 @@ export default function SettingsPage() {
       </div>
     );
   }
-  return <SettingsEditor key={query.dataUpdatedAt} settings={query.data.settings} updatedAt={query.data.updatedAt} />;
+  return <SettingsEditor key={query.dataUpdatedAt} settings={query.data.settings} updatedAt={query.data.updatedAt} secretsSet={query.data.secretsSet} />;
 }
 
 const TAB_IDS = new Set<string>([...SETTINGS_SECTIONS.map((section) => section.id), 'theme']);
@@ -57,7 +57,7 @@ function useSettingsTab(): [string, (tab: string) => void] {
   return [tab, setTab];
 }
 
-function SettingsEditor({ settings, updatedAt }: { settings: Settings; updatedAt: string | null }) {
+function SettingsEditor({ settings, updatedAt, secretsSet }: { settings: Settings; updatedAt: string | null; secretsSet: Record<string, boolean> }) {
   const { t } = useTranslation('settings');
   const { can, isAdmin } = usePermissions();
   const canEditTheme = isAdmin || can('settings:system');
@@ -112,7 +112,7 @@ function SettingsEditor({ settings, updatedAt }: { settings: Settings; updatedAt
                       error={errorOf(field.key)}
                       disabled={managed}
                       options={field.key === 'defaultBranch' ? settings.branches : undefined}
-                      hint={managed ? t('branchesHint') : undefined}
+                      hint={managed ? t('branchesHint') : field.kind === 'secret' ? t(secretsSet[field.key] ? 'secretSet' : 'secretNotSet') : undefined}
                     />
                   )}
                 />
