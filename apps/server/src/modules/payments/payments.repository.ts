@@ -76,12 +76,12 @@ export async function insertPayment(q: Queryable, p: NewPayment): Promise<void> 
   );
 }
 
-/** Payments started since `since` from this address, for this phone and for this email. */
+/** STK payments started since `since` from this address, for this phone and for this email (offline ones, 0027, do not count). */
 export async function countRecentPayments(q: Queryable, input: { ip: string; phone: string; email: string; since: Date }): Promise<{ ip: number; phone: number; email: number }> {
   const [row] = await q.query<{ ip: number; phone: number; email: number }>(
     `SELECT (SELECT count(*)::int FROM platform_payments WHERE client_ip = $1 AND created_at >= $4) AS ip,
             (SELECT count(*)::int FROM platform_payments WHERE phone = $2 AND created_at >= $4) AS phone,
-            (SELECT count(*)::int FROM platform_payments WHERE owner_email = $3 AND created_at >= $4) AS email`,
+            (SELECT count(*)::int FROM platform_payments WHERE owner_email = $3 AND created_at >= $4 AND method = 'mpesa_stk') AS email`,
     [input.ip, input.phone, input.email, input.since],
   );
   return row ?? { ip: 0, phone: 0, email: 0 };

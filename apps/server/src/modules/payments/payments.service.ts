@@ -423,6 +423,7 @@ export async function startSubscriptionPayment(
 /** GET /api/subscription/payments/:id: one of this pharmacy's payments; another pharmacy's is 404. */
 export async function subscriptionPayment(q: Queryable, ctx: RequestContext, id: string): Promise<{ payment: SubscriptionPayment }> {
   const payment = await findPayment(q, id);
-  if (!payment || payment.forPharmacyId !== ctx.pharmacyId || payment.purpose === 'licence') throw new AppError('PAYMENT_NOT_FOUND');
+  // An offline payment the operator recorded (migration 0027: no phone) is not an M-Pesa payment this screen polls.
+  if (!payment || payment.forPharmacyId !== ctx.pharmacyId || payment.purpose === 'licence' || !payment.phone) throw new AppError('PAYMENT_NOT_FOUND');
   return { payment: toSubscriptionPayment(payment) };
 }
