@@ -3,14 +3,13 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { CONTACT_TYPES, contactFormSchema, isRecognisedCreditTerms, parseCreditTerms, type Contact, type ContactFormValues } from '@pharmapoint/domain/contacts';
-import { normalizePhone } from '@pharmapoint/domain/phone';
+import { CONTACT_FIELD_NAMES, ContactFields, ContactFormAlert } from '@/components/contact-fields';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { applyServerErrors } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
-import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/lib/toast';
 import { newKey, useSaveContact } from '../api/contacts';
 
@@ -35,7 +34,7 @@ function OpenContactFormDialog({ open, onOpenChange, contact, defaultType = 'cus
   const save = useSaveContact();
   const [key] = useState(newKey);
   const [serverError, setServerError] = useState<string | null>(null);
-  const { register, handleSubmit, setError, control, formState } = useForm<ContactFormValues, unknown, FormOutput>({
+  const form = useForm<ContactFormValues, unknown, FormOutput>({
     resolver: zodResolver(contactFormSchema),
     defaultValues: {
       type: contact?.type ?? defaultType,
@@ -48,11 +47,10 @@ function OpenContactFormDialog({ open, onOpenChange, contact, defaultType = 'cus
       creditTerms: contact?.creditTerms ?? (contact?.creditPeriodDays != null ? `${contact.creditPeriodDays} days` : ''),
     },
   });
+  const { register, handleSubmit, setError, control, formState } = form;
   const errors = formState.errors;
   const type = useWatch({ control, name: 'type' });
-  const phone = useWatch({ control, name: 'phone' });
   const terms = useWatch({ control, name: 'creditTerms' });
-  const normalized = phone ? normalizePhone(phone) : '';
 
   async function onValid(body: FormOutput) {
     setServerError(null);
@@ -63,7 +61,7 @@ function OpenContactFormDialog({ open, onOpenChange, contact, defaultType = 'cus
       onOpenChange(false);
     } catch (error) {
       const message = applyServerErrors(error, setError, (path) =>
-        (['name', 'phone', 'email', 'location', 'address', 'notes', 'creditTerms', 'type'] as const).find((f) => f === path) ?? null,
+        ([...CONTACT_FIELD_NAMES, 'creditTerms', 'type'] as const).find((f) => f === path) ?? null,
       );
       setServerError(message);
     }
@@ -91,40 +89,30 @@ function OpenContactFormDialog({ open, onOpenChange, contact, defaultType = 'cus
         <Field label={t('form.type')} required error={errors.type?.message}>
           <Select {...register('type')} options={CONTACT_TYPES.map((value) => ({ value, label: t(`types.${value}`) }))} />
         </Field>
-        <Field label={t('form.name')} required error={errors.name?.message}>
-          <Input {...register('name')} autoComplete="off" maxLength={120} />
-        </Field>
-        <Field label={t('form.phone')} required error={errors.phone?.message} hint={normalized && normalized !== phone?.trim() ? `${t('form.phoneHint')} → ${normalized}` : t('form.phoneHint')}>
-          <Input type="tel" inputMode="tel" {...register('phone')} autoComplete="off" maxLength={30} />
-        </Field>
-        <Field label={t('form.email')} error={errors.email?.message}>
-          <Input type="email" {...register('email')} autoComplete="off" maxLength={254} />
-        </Field>
-        {type === 'supplier' ? (
-          <Field
-            label={t('form.creditTerms')}
-            error={errors.creditTerms?.message}
-            hint={terms?.trim() && isRecognisedCreditTerms(terms) ? t('form.creditDays', { count: parseCreditTerms(terms) }) : t('form.creditTermsHint')}
-          >
-            <Input {...register('creditTerms')} autoComplete="off" maxLength={40} placeholder="30 days" />
-          </Field>
-        ) : null}
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label={t('form.location')} error={errors.location?.message}>
-            <Input {...register('location')} maxLength={120} />
-          </Field>
-          <Field label={t('form.address')} error={errors.address?.message}>
-            <Input {...register('address')} maxLength={300} />
-          </Field>
-        </div>
-        <Field label={t('form.notes')} error={errors.notes?.message}>
-          <Textarea {...register('notes')} rows={2} maxLength={500} />
-        </Field>
-        {serverError ? (
-          <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">
-            {serverError}
-          </p>
-        ) : null}
+        <ContactFields
+          form={form}
+          labels={{
+            name: t('form.name'),
+            phone: t('form.phone'),
+            phoneHint: t('form.phoneHint'),
+            email: t('form.email'),
+            location: t('form.location'),
+            address: t('form.address'),
+            notes: t('form.notes'),
+          }}
+          afterEmail={
+            type === 'supplier' ? (
+              <Field
+                label={t('form.creditTerms')}
+                error={errors.creditTerms?.message}
+                hint={terms?.trim() && isRecognisedCreditTerms(terms) ? t('form.creditDays', { count: parseCreditTerms(terms) }) : t('form.creditTermsHint')}
+              >
+                <Input {...register('creditTerms')} autoComplete="off" maxLength={40} placeholder="30 days" />
+              </Field>
+            ) : null
+          }
+        />
+        <ContactFormAlert message={serverError} />
       </form>
     </Dialog>
   );

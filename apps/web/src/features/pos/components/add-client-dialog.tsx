@@ -1,16 +1,13 @@
 import { useMemo, useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { newClientFormSchema, type Contact, type CreateContactInput, type NewClientFormValues } from '@pharmapoint/domain/contacts';
-import { normalizePhone } from '@pharmapoint/domain/phone';
+import { CONTACT_FIELD_NAMES, ContactFields, ContactFormAlert } from '@/components/contact-fields';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
-import { Field } from '@/components/ui/field';
 import { applyServerErrors } from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
-import { Textarea } from '@/components/ui/textarea';
 import { api } from '@/lib/api';
 import { toast } from '@/lib/toast';
 
@@ -62,15 +59,13 @@ function OpenAddClientDialog({ open, onOpenChange, ddaInCart = false, onSaved, i
   const { t } = useTranslation('posClients');
   const queryClient = useQueryClient();
   const schema = useMemo(() => newClientFormSchema(ddaInCart), [ddaInCart]);
-  const { register, handleSubmit, setError, control, formState } = useForm<NewClientFormValues, unknown, CreateContactInput>({
+  const form = useForm<NewClientFormValues, unknown, CreateContactInput>({
     resolver: zodResolver(schema),
     defaultValues: startValues(initialText),
   });
-  const errors = formState.errors;
+  const { handleSubmit, setError } = form;
   const [key] = useState(() => newIdempotencyKey());
   const [serverError, setServerError] = useState<string | null>(null);
-  const phone = useWatch({ control, name: 'phone' });
-  const normalized = phone ? normalizePhone(phone) : '';
 
   const save = useMutation({
     mutationFn: (body: CreateContactInput) => createClient(body, key),
@@ -87,9 +82,7 @@ function OpenAddClientDialog({ open, onOpenChange, ddaInCart = false, onSaved, i
       onSaved(client);
       onOpenChange(false);
     } catch (error) {
-      const message = applyServerErrors(error, setError, (path) =>
-        path === 'name' || path === 'phone' || path === 'email' || path === 'location' || path === 'address' || path === 'notes' ? path : null,
-      );
+      const message = applyServerErrors(error, setError, (path) => CONTACT_FIELD_NAMES.find((f) => f === path) ?? null);
       setServerError(t('addClient.failed', { message }));
     }
   }
@@ -116,36 +109,20 @@ function OpenAddClientDialog({ open, onOpenChange, ddaInCart = false, onSaved, i
         {ddaInCart ? (
           <p className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-800">{t('addClient.ddaNotice')}</p>
         ) : null}
-        <Field label={t('addClient.name')} required error={errors.name?.message}>
-          <Input {...register('name')} autoComplete="off" maxLength={120} />
-        </Field>
-        <Field
-          label={t('addClient.phone')}
-          required
-          error={errors.phone?.message}
-          hint={normalized && normalized !== phone?.trim() ? `${t('addClient.phoneHint')} → ${normalized}` : t('addClient.phoneHint')}
-        >
-          <Input type="tel" inputMode="tel" {...register('phone')} autoComplete="off" maxLength={30} />
-        </Field>
-        <Field label={t('addClient.email')} error={errors.email?.message}>
-          <Input type="email" {...register('email')} autoComplete="off" maxLength={254} />
-        </Field>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label={t('addClient.location')} required={ddaInCart} error={errors.location?.message}>
-            <Input {...register('location')} maxLength={120} />
-          </Field>
-          <Field label={t('addClient.address')} required={ddaInCart} error={errors.address?.message}>
-            <Input {...register('address')} maxLength={300} />
-          </Field>
-        </div>
-        <Field label={t('addClient.notes')} error={errors.notes?.message}>
-          <Textarea {...register('notes')} rows={2} maxLength={500} />
-        </Field>
-        {serverError ? (
-          <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-700">
-            {serverError}
-          </p>
-        ) : null}
+        <ContactFields
+          form={form}
+          locationRequired={ddaInCart}
+          labels={{
+            name: t('addClient.name'),
+            phone: t('addClient.phone'),
+            phoneHint: t('addClient.phoneHint'),
+            email: t('addClient.email'),
+            location: t('addClient.location'),
+            address: t('addClient.address'),
+            notes: t('addClient.notes'),
+          }}
+        />
+        <ContactFormAlert message={serverError} />
       </form>
     </Dialog>
   );
