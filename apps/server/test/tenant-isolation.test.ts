@@ -26,6 +26,7 @@ const WRITE_BODIES: Record<string, unknown> = {
   'PATCH /api/branches/:id': { name: 'Hijacked Branch', address: 'Taken', isActive: false },
   'POST /api/users/:id/resend-invite': {},
   'POST /api/suspended-sales/:id/cancel': {},
+  'POST /api/till-payments/:id/cancel': { reason: 'cashier' },
   'POST /api/sales/:id/returns': { id: randomUUID(), lines: [{ line: 1, quantity: 1 }], refundMethod: 'Cash' },
   'POST /api/sales/:id/void': { id: randomUUID() },
   'PATCH /api/contacts/:id': { name: 'Hijacked Contact', isActive: false },

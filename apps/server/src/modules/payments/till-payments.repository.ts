@@ -67,7 +67,7 @@ export async function findTillPayment(q: Queryable, pharmacyId: string, id: stri
 /** The request whose K2 resource URL ends with this incoming payment id (a callback without our metadata). */
 export async function findTillPaymentByK2Id(q: Queryable, pharmacyId: string, k2Id: string, options: { forUpdate?: boolean } = {}): Promise<TillPaymentRow | undefined> {
   const [row] = await q.query<TillPaymentRow>(
-    `SELECT ${COLUMNS} ${FROM} WHERE r.pharmacy_id = $1 AND r.k2_location LIKE '%/' || $2 ORDER BY r.created_at LIMIT 1${options.forUpdate ? ' FOR UPDATE OF r' : ''}`,
+    `SELECT ${COLUMNS} ${FROM} WHERE r.pharmacy_id = $1 AND right(r.k2_location, length($2) + 1) = '/' || $2 ORDER BY r.created_at LIMIT 1${options.forUpdate ? ' FOR UPDATE OF r' : ''}`,
     [pharmacyId, k2Id],
   );
   return row;
