@@ -24,7 +24,7 @@ async function choose(page: Page, label: string, searchLabel: string, text: stri
 }
 
 test('a purchase with two items, one a product created from its line, is received into batches; one item goes back to the supplier', async ({ page }) => {
-  await signInAs(page, 'owner');
+  await signInAs(page, 'owner', { open: false });
   const supplierName = unique('Supplier');
   await post(page, '/api/contacts', { type: 'supplier', name: supplierName, phone: `07${String(Date.now()).slice(-8)}` });
   const existing = unique('Amoxil');

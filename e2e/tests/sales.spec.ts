@@ -36,7 +36,7 @@ async function stockOf(page: Page, productId: string): Promise<number> {
 }
 
 test('refund part of a sale: the pieces go back to stock, the sale becomes partially returned, and All Sales shows it', async ({ page }) => {
-  await signInAs(page, 'manager');
+  await signInAs(page, 'manager', { open: false });
   const { productId, name, branchId } = await product(page, 'Returned Syrup');
   const sale = await sell(page, { branchId, lines: [{ productId, quantity: 4 }], payments: [{ method: 'Cash', amountCents: 20_000 }] });
   expect(await stockOf(page, productId)).toBe(6);
@@ -87,7 +87,7 @@ test('refund part of a sale: the pieces go back to stock, the sale becomes parti
 });
 
 test("record a credit sale's later payment: allocated to the oldest invoice, the customer owes less", async ({ page }) => {
-  await signInAs(page, 'manager');
+  await signInAs(page, 'manager', { open: false });
   const { productId, branchId } = await product(page, 'Credit Tablets');
   const client = unique('Wanjiru Kamau');
   const contact = await post(page, '/api/contacts', { type: 'customer', name: client, phone: '0712345678' });
@@ -112,7 +112,7 @@ test("record a credit sale's later payment: allocated to the oldest invoice, the
 });
 
 test('download invoices as PDF: one sale, then two at once', async ({ page }) => {
-  await signInAs(page, 'manager');
+  await signInAs(page, 'manager', { open: false });
   const { productId, branchId } = await product(page, 'Invoice Cream');
   const first = await sell(page, { branchId, lines: [{ productId, quantity: 1 }], payments: [{ method: 'Cash', amountCents: 5000 }] });
   const second = await sell(page, { branchId, lines: [{ productId, quantity: 2 }], payments: [{ method: 'MPESA', amountCents: 10_000, reference: 'QWE' }] });
@@ -143,7 +143,7 @@ test('download invoices as PDF: one sale, then two at once', async ({ page }) =>
 
 test('the four sales screens fit a 360 px phone without scrolling sideways', async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
-  await signInAs(page, 'manager');
+  await signInAs(page, 'manager', { open: false });
   const failures: string[] = [];
   for (const [path, heading] of [
     ['/app/allsales', 'All Sales'],

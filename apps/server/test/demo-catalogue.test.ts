@@ -4,6 +4,15 @@ import { DEMO_CATALOGUE } from '../src/db/demo-catalogue-data.ts';
 import { DEMO_PHARMACY_ID, seedDemoData } from '../src/db/seed.ts';
 import { createTestDatabase, testDatabaseKinds } from './database.ts';
 import { ledgerMismatches } from './import-helpers.ts';
+import { ledgerProblems, ownerContext } from './stock-helpers.ts';
+import { paymentDue, supplierReport } from '../src/modules/supplier-payments/supplier-payments.service.ts';
+import { getPaymentSummary, listSalesHistory } from '../src/modules/sales/sales-history.service.ts';
+import { listPurchases } from '../src/modules/purchases/purchases.service.ts';
+import { listContacts } from '../src/modules/contacts/contacts.service.ts';
+import { purchaseListQuerySchema } from '@pharmapoint/domain/purchases';
+import { saleHistoryQuerySchema } from '@pharmapoint/domain/sales-history';
+import { contactListQuerySchema } from '@pharmapoint/domain/contacts';
+import { supplierReportQuerySchema } from '@pharmapoint/domain/supplier-payments';
 
 describe('demo catalogue data', () => {
   it('has a few hundred distinct products in the settings categories, with sane prices', () => {
@@ -77,7 +86,39 @@ describe.each(testDatabaseKinds())('demo catalogue seed on %s', (kind) => {
     expect(status.out).toBeGreaterThan(0);
     expect(status.low).toBeGreaterThan(0);
     expect(await ledgerMismatches(db, DEMO_PHARMACY_ID)).toEqual([]);
-    expect((await one<{ n: number }>(`SELECT count(*)::int AS n FROM stock_movements WHERE pharmacy_id = $1 AND kind <> 'import'`)).n).toBe(0);
+    // The catalogue is written by the import path; every other movement is the demo back office's (demo-business.ts).
+    expect((await one<{ n: number }>(`SELECT count(*)::int AS n FROM stock_movements WHERE pharmacy_id = $1 AND kind NOT IN ('import', 'purchase_receipt', 'purchase_return', 'sale', 'sale_return')`)).n).toBe(0);
+  });
+
+  it("gives the back office something to show: contacts, purchases, the supplier report and payment-due alert, sales over several days, the payment summary", async () => {
+    const [main, westlands] = await db.owner.query<{ id: string }>(`SELECT id FROM branches WHERE pharmacy_id = $1 ORDER BY name`, [DEMO_PHARMACY_ID]);
+    const [owner] = await db.owner.query<{ user_id: string }>(`SELECT user_id FROM memberships WHERE pharmacy_id = $1 AND is_owner`, [DEMO_PHARMACY_ID]);
+    const ctx = { ...ownerContext({ pharmacyId: DEMO_PHARMACY_ID, branches: [{ id: main!.id, name: 'Main Branch' }, { id: westlands!.id, name: 'Westlands Branch' }], users: { owner: owner!.user_id } } as never), now: new Date() };
+    await db.transaction({ pharmacyId: DEMO_PHARMACY_ID, userId: owner!.user_id }, async (q) => {
+      const contacts = await listContacts(q, ctx, contactListQuerySchema.parse({ type: 'all' }));
+      expect(contacts.total).toBeGreaterThanOrEqual(6);
+      const purchases = await listPurchases(q, ctx, purchaseListQuerySchema.parse({}));
+      expect(new Set(purchases.items.map((p) => p.status))).toEqual(new Set(['received', 'pending']));
+      const report = await supplierReport(q, ctx, supplierReportQuerySchema.parse({}));
+      expect(report.rows.length).toBe(3);
+      expect(report.totals.outstanding).toBeGreaterThan(0);
+      // balance = purchases - returns - payments, as the report's rows say.
+      const [sums] = await q.query<{ purchases: string; returns: string; paid: string }>(
+        `SELECT (SELECT sum(total_cents) FROM purchases WHERE pharmacy_id = $1 AND deleted_at IS NULL AND status <> 'cancelled')::bigint AS purchases,
+                (SELECT sum(total_cents) FROM purchase_returns WHERE pharmacy_id = $1)::bigint AS returns,
+                (SELECT sum(amount_cents) FROM supplier_payments WHERE pharmacy_id = $1 AND deleted_at IS NULL)::bigint AS paid`,
+        [DEMO_PHARMACY_ID],
+      );
+      expect(report.totals.totalBalance).toBe(Number(sums!.purchases) - Number(sums!.returns) - Number(sums!.paid));
+      expect((await paymentDue(q, ctx)).overdueCount).toBeGreaterThan(0);
+      const sales = await listSalesHistory(q, ctx, saleHistoryQuerySchema.parse({ preset: 'last30Days' }));
+      expect(sales.total).toBeGreaterThanOrEqual(10);
+      expect(new Set(sales.items.map((s) => s.saleDate)).size).toBeGreaterThanOrEqual(3);
+      expect(sales.items.some((s) => s.status === 'partially_returned')).toBe(true);
+      const summary = await getPaymentSummary(q, ctx, { preset: 'last30Days' });
+      expect(JSON.stringify(summary)).toMatch(/Cash/);
+    });
+    expect(await ledgerProblems(db, DEMO_PHARMACY_ID)).toEqual([]);
   });
 
   it('seeds in well under 10 seconds', () => {

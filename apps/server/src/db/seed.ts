@@ -2,6 +2,7 @@ import type { Database, Queryable } from './database.ts';
 import { hashPassword } from '../platform/passwords.ts';
 import { recountPlanUsage } from '../modules/subscription/subscription.service.ts';
 import { createPharmacy } from '../modules/tenancy/pharmacy.service.ts';
+import { seedDemoBusiness } from './demo-business.ts';
 import { seedDemoCatalogue } from './demo-catalogue.ts';
 
 /** The shared demo pharmacy every visitor of the demo sees (seed 000 section 9). */
@@ -67,7 +68,8 @@ async function insertUser(q: Queryable, user: SeededUser, passwordHash: string, 
 
 /**
  * Seeds the demo data once: Afya Bora Pharmacy (demo_pharmacy_shared, standard plan, two branches) with one
- * user per role, the demo visitor, the platform operator, and Uzima Chemists on a trial. Does nothing when the
+ * user per role, the demo visitor, the platform operator, and Uzima Chemists on a trial; its catalogue, and its back
+ * office (suppliers, customers, purchases, payments, returns and a few days of sales: demo-business.ts). Does nothing when the
  * demo pharmacy exists; returns whether it seeded. Other modules' demoSeeders run afterwards. All of it is ONE
  * transaction: a crash (or kill) midway leaves nothing, and the next start seeds everything again (issue 7 item 8).
  */
@@ -111,6 +113,9 @@ export async function seedDemoData(db: Database, now: Date = new Date()): Promis
     // The catalogue and later modules' data belong to the demo pharmacy: make it the tenant again.
     await q.query(`SELECT set_config('app.pharmacy_id', $1, true)`, [DEMO_PHARMACY_ID]);
     await seedDemoCatalogue(q, seeded, now);
+    // Suppliers, customers, purchases, supplier payments, a purchase return, four days of sales with a refund and a
+    // credit customer's payment, through the use cases (so the back office's screens are not empty).
+    await seedDemoBusiness(q, seeded, now);
     for (const seeder of demoSeeders) await seeder(q, seeded);
     // The staff and catalogue above are written in bulk, without taking plan places: the counters follow the rows.
     await recountPlanUsage(q, DEMO_PHARMACY_ID);

@@ -379,10 +379,10 @@ const PURCHASE_BALANCE_SELECT = `
 export async function syncPurchaseBalances(q: Queryable, pharmacyId: string, purchaseIds: readonly string[]): Promise<string[]> {
   if (purchaseIds.length === 0) return [];
   const rows = await q.query<{ supplier_id: string }>(
-    `WITH before AS (SELECT supplier_id FROM purchase_balances WHERE pharmacy_id = $1 AND purchase_id = ANY($2::uuid[])),
+    `WITH before AS (SELECT b.supplier_id FROM purchase_balances b JOIN unnest($2::uuid[]) AS t(id) ON t.id = b.purchase_id WHERE b.pharmacy_id = $1),
           written AS (
             INSERT INTO purchase_balances (pharmacy_id, purchase_id, supplier_id, purchase_date, purchase_number, status, is_invoice, total_cents, returned_cents, paid_cents)
-            ${PURCHASE_BALANCE_SELECT} WHERE p.pharmacy_id = $1 AND p.id = ANY($2::uuid[])
+            ${PURCHASE_BALANCE_SELECT} JOIN unnest($2::uuid[]) AS t(id) ON t.id = p.id WHERE p.pharmacy_id = $1
             ON CONFLICT (pharmacy_id, purchase_id) DO UPDATE SET supplier_id = EXCLUDED.supplier_id, purchase_date = EXCLUDED.purchase_date,
               purchase_number = EXCLUDED.purchase_number, status = EXCLUDED.status, is_invoice = EXCLUDED.is_invoice, total_cents = EXCLUDED.total_cents,
               returned_cents = EXCLUDED.returned_cents, paid_cents = EXCLUDED.paid_cents
