@@ -13,6 +13,8 @@ import { hasSessionHint } from '@/lib/session-hint';
 export interface PreloadedCatalogue {
   response: PosCatalogueResponse;
   etag: string | null;
+  /** The JSON text as it came (the store keeps it in IndexedDB as it is). */
+  text: string;
 }
 
 let preloaded: Promise<PreloadedCatalogue | null> | null = null;
@@ -31,7 +33,11 @@ export function preloadPosCatalogue(): void {
     // No User Timing: nothing to mark.
   }
   preloaded = fetch('/api/pos/catalogue', { credentials: 'same-origin', headers: { Accept: 'application/json' } })
-    .then(async (res) => (res.ok ? { response: (await res.json()) as PosCatalogueResponse, etag: res.headers.get('etag') } : null))
+    .then(async (res) => {
+      if (!res.ok) return null;
+      const text = await res.text();
+      return { response: JSON.parse(text) as PosCatalogueResponse, etag: res.headers.get('etag'), text };
+    })
     .catch(() => null);
 }
 

@@ -33,11 +33,28 @@ export interface CatalogueState {
   at: string | null;
 }
 
-/** The copy kept in IndexedDB: the answer as it came, with its ETag (decision 0064). */
-type StoredCatalogue = PosCatalogueResponse & { etag?: string | null };
+/**
+ * The copy kept in IndexedDB (decision 0064): the answer's JSON text as it came, with its ETag. One string is
+ * copied into the store at once; the parsed answer (a million values) took a long structured clone on the main
+ * thread, right when the first results were to be drawn.
+ */
+interface StoredCatalogue {
+  branchId: string;
+  etag: string | null;
+  text: string;
+}
 
-/** The IndexedDB key of a branch's copy (bump the version when the wire shape changes). */
-export const cacheKey = (branchId: string) => `pp:pos-catalogue:v1:${branchId}`;
+/** The IndexedDB key of a branch's copy (bump the version when the stored shape changes). */
+export const cacheKey = (branchId: string) => `pp:pos-catalogue:v2:${branchId}`;
+/** The key of the copies kept before decision 0064 (the parsed answer): removed when seen. */
+const oldCacheKey = (branchId: string) => `pp:pos-catalogue:v1:${branchId}`;
+
+/** An answer of the server: parsed, its ETag, and its text when it came as text (to keep as it is). */
+interface Fetched {
+  response: PosCatalogueResponse;
+  etag: string | null;
+  text: string | null;
+}
 
 /**
  * Before reading the catalogue, wait this long at most for the live stream to listen, so that no sale committed
@@ -131,7 +148,9 @@ export class BranchCatalogueStore {
       // A fetch that answered first wins over the copy.
       if (cached && this.state.at === null) {
         try {
-          this.setItems(decodeCatalogue(cached), { status: 'ready', error: null, at: cached.at });
+          const response = JSON.parse(cached.text) as PosCatalogueResponse;
+          if (response.branchId !== this.branchId) throw new Error('another branch');
+          this.setItems(decodeCatalogue(response), { status: 'ready', error: null, at: response.at });
           this.etag = cached.etag ?? null;
           mark('cache-shown');
         } catch {
@@ -156,7 +175,7 @@ export class BranchCatalogueStore {
     const preloaded = manual ? null : takePreloadedCatalogue(this.branchId);
     const run = async () => {
       try {
-        let fresh = preloaded ? await preloaded : null;
+        let fresh: Fetched | null = preloaded ? await preloaded : null;
         const fromPreload = fresh !== null;
         if (fresh) {
           mark('preload-used');
@@ -167,7 +186,7 @@ export class BranchCatalogueStore {
         }
         mark('response');
         // The same answer as the copy shown (the preload could not name it): nothing to decode again.
-        if (fresh && !(fresh.etag && fresh.etag === this.etag && this.state.items !== EMPTY)) this.show(fresh.response, fresh.etag);
+        if (fresh && !(fresh.etag && fresh.etag === this.etag && this.state.items !== EMPTY)) this.show(fresh);
         else if (this.state.status !== 'ready' || this.state.error) this.update({ status: 'ready', error: null });
         if (fromPreload) {
           // Read before the live stream listened: a sale committed in between would be missed. Ask again once it
@@ -177,13 +196,14 @@ export class BranchCatalogueStore {
           mark('stream-ready');
           const again = await fetchCatalogue(this.branchId, this.etag);
           mark('revalidated');
-          if (again) this.show(again.response, again.etag);
+          if (again) this.show(again);
         }
       } catch (error) {
         const refused = error instanceof ApiError && [401, 403, 404].includes(error.status);
         if (refused) {
           // Not this user's branch (or not any more): no copy of it stays in this browser.
           void del(cacheKey(this.branchId)).catch(() => undefined);
+          void del(oldCacheKey(this.branchId)).catch(() => undefined);
           this.update({ status: 'error', error: error.message, items: EMPTY, positions: new Map(), index: buildCatalogueIndex(EMPTY), at: null });
         } else if (this.state.items !== EMPTY) {
           this.update({ status: 'ready', error: i18n.t('posSearch:refreshFailed') });
@@ -206,14 +226,14 @@ export class BranchCatalogueStore {
   }
 
   /** A fresh answer shown: decoded, the stock events heard while it was on its way applied, indexed, kept. */
-  private show(response: PosCatalogueResponse, etag: string | null): void {
+  private show({ response, etag, text }: Fetched): void {
     let items: readonly PosCatalogueItem[] = decodeCatalogue(response);
     const positions = positionsOf(items);
     for (const change of this.heard ?? []) items = applyStockChange(items, positions, this.branchId, change).items;
     this.etag = etag;
     this.update({ status: 'ready', error: null, items, positions, index: buildCatalogueIndex(items), at: response.at });
     mark('fetched');
-    void writeCache(this.branchId, { ...response, etag }).then(() => mark('cache-written'));
+    void writeCache({ branchId: this.branchId, etag, text: text ?? JSON.stringify(response) }).then(() => mark('cache-written'));
   }
 
   private onSignal(signal: LiveStockSignal): void {
@@ -253,7 +273,7 @@ export function branchCatalogueStore(branchId: string): BranchCatalogueStore {
  * (304). A refusal or failure throws the ApiError of the one HTTP client (asked again through it: error answers are
  * small, and it is what signals a lost session).
  */
-async function fetchCatalogue(branchId: string, etag: string | null): Promise<{ response: PosCatalogueResponse; etag: string | null } | null> {
+async function fetchCatalogue(branchId: string, etag: string | null): Promise<Fetched | null> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (etag) headers['If-None-Match'] = etag;
   let res: Response | null = null;
@@ -263,23 +283,27 @@ async function fetchCatalogue(branchId: string, etag: string | null): Promise<{ 
     res = null;
   }
   if (res?.status === 304) return null;
-  if (res?.ok) return { response: (await res.json()) as PosCatalogueResponse, etag: res.headers.get('etag') };
-  return { response: await api.get<PosCatalogueResponse>('/api/pos/catalogue', { query: { branchId } }), etag: null };
+  if (res?.ok) {
+    const text = await res.text();
+    return { response: JSON.parse(text) as PosCatalogueResponse, etag: res.headers.get('etag'), text };
+  }
+  return { response: await api.get<PosCatalogueResponse>('/api/pos/catalogue', { query: { branchId } }), etag: null, text: null };
 }
 
 async function readCache(branchId: string): Promise<StoredCatalogue | undefined> {
   try {
+    void del(oldCacheKey(branchId)).catch(() => undefined);
     const value = (await get(cacheKey(branchId))) as StoredCatalogue | undefined;
-    return value && value.branchId === branchId && value.columns ? value : undefined;
+    return value && value.branchId === branchId && typeof value.text === 'string' ? value : undefined;
   } catch {
     // No IndexedDB (private mode, tests): the catalogue is fetched every time.
     return undefined;
   }
 }
 
-async function writeCache(branchId: string, response: StoredCatalogue): Promise<void> {
+async function writeCache(copy: StoredCatalogue): Promise<void> {
   try {
-    await set(cacheKey(branchId), response);
+    await set(cacheKey(copy.branchId), copy);
   } catch {
     // Storage full or unavailable: the next reload fetches.
   }
