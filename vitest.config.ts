@@ -1,7 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
-/** Server test files that change module state (payments.test.ts: setReconcileTiming and the K2 health cache). */
-const SERVER_ISOLATED = ['apps/server/test/payments.test.ts'];
+/** Server test files that change module state (payments.test.ts and till-mpesa.test.ts: setReconcileTiming, the K2 health cache). */
+const SERVER_ISOLATED = ['apps/server/test/payments.test.ts', 'apps/server/test/till-mpesa.test.ts'];
 
 const server = {
   testTimeout: 60_000,
