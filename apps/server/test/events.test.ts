@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { buildApp, type App } from '../src/app.ts';
 import { openPostgres, type Database } from '../src/db/database.ts';
+import { applyStockChanges } from '../src/modules/stock/ledger.service.ts';
 import { notifyProductsChanged, notifyStockChange, stockPayloads } from '../src/platform/events.ts';
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
@@ -81,11 +82,11 @@ describe.each(testDatabaseKinds())('live stock events (GET /api/events) on %s', 
     const rolledBack = randomUUID();
     await expect(
       t.db.transaction({ pharmacyId: a.pharmacyId }, async (q) => {
-        await notifyStockChange(q, change(a.pharmacyId, a.branches[0]!.id, rolledBack, 1));
+        notifyStockChange(q, change(a.pharmacyId, a.branches[0]!.id, rolledBack, 1));
         throw new Error('the sale failed');
       }),
     ).rejects.toThrow('the sale failed');
-    await t.db.transaction({ pharmacyId: a.pharmacyId }, (q) =>
+    await t.db.transaction({ pharmacyId: a.pharmacyId }, async (q) =>
       notifyStockChange(q, change(a.pharmacyId, a.branches[0]!.id, productId, 42, 'Sale: INV-000001')),
     );
     const event = await mine.next((e) => e.event === 'stock' && e.data.productId === productId);
@@ -93,7 +94,7 @@ describe.each(testDatabaseKinds())('live stock events (GET /api/events) on %s', 
     expect(Number.isNaN(Date.parse(event.data.at))).toBe(false);
     // A later event of B's own proves B's stream is live, so A's event would have arrived by now.
     const marker = randomUUID();
-    await t.db.transaction({ pharmacyId: b.pharmacyId }, (q) => notifyStockChange(q, change(b.pharmacyId, b.branches[0]!.id, marker, 1)));
+    await t.db.transaction({ pharmacyId: b.pharmacyId }, async (q) => notifyStockChange(q, change(b.pharmacyId, b.branches[0]!.id, marker, 1)));
     await theirs.next((e) => e.event === 'stock' && e.data.productId === marker);
     expect(theirs.events.some((e) => e.data.productId === productId)).toBe(false);
     expect([...mine.events, ...theirs.events].some((e) => e.data.productId === rolledBack)).toBe(false);
@@ -105,7 +106,7 @@ describe.each(testDatabaseKinds())('live stock events (GET /api/events) on %s', 
     await client.next((e) => e.event === 'ready');
     const p1 = randomUUID();
     const p2 = randomUUID();
-    await t.db.transaction({ pharmacyId: a.pharmacyId }, (q) =>
+    await t.db.transaction({ pharmacyId: a.pharmacyId }, async (q) =>
       notifyStockChange(q, [change(a.pharmacyId, main!.id, p1, 5), change(a.pharmacyId, second!.id, p2, 6)]),
     );
     const event = await client.next((e) => e.event === 'stock');
@@ -121,7 +122,7 @@ describe.each(testDatabaseKinds())('live stock events (GET /api/events) on %s', 
   it('delivers a bulk products event', async () => {
     const client = await open('/api/events', cookieA);
     await client.next((e) => e.event === 'ready');
-    await t.db.transaction({ pharmacyId: a.pharmacyId }, (q) =>
+    await t.db.transaction({ pharmacyId: a.pharmacyId }, async (q) =>
       notifyProductsChanged(q, a.pharmacyId, { reason: 'Import', count: 1200, branchIds: [a.branches[0]!.id] }),
     );
     const event = await client.next((e) => e.event === 'products');
@@ -132,7 +133,7 @@ describe.each(testDatabaseKinds())('live stock events (GET /api/events) on %s', 
     const client = await open('/api/events', cookieA);
     await client.next((e) => e.event === 'ready');
     const changes = Array.from({ length: 2000 }, (_, i) => change(a.pharmacyId, a.branches[0]!.id, randomUUID(), i));
-    await t.db.transaction({ pharmacyId: a.pharmacyId }, (q) => notifyStockChange(q, changes));
+    await t.db.transaction({ pharmacyId: a.pharmacyId }, async (q) => notifyStockChange(q, changes));
     const last = changes[changes.length - 1]!;
     await client.next((e) => e.event === 'stock' && e.data.productId === last.productId, 10_000);
     const got = new Set(client.events.filter((e) => e.event === 'stock').map((e) => e.data.productId));
@@ -172,7 +173,7 @@ describe.each(testDatabaseKinds().filter((k) => k === 'postgres'))('live stock e
     await client.next((e) => e.event === 'ready');
     const productId = randomUUID();
     // Instance A's database handle: its own pool and its own LISTEN connection.
-    await first.db.transaction({ pharmacyId: pharmacy.pharmacyId }, (q) =>
+    await first.db.transaction({ pharmacyId: pharmacy.pharmacyId }, async (q) =>
       notifyStockChange(q, {
         pharmacyId: pharmacy.pharmacyId,
         branchId: pharmacy.branches[1]!.id,
@@ -186,6 +187,47 @@ describe.each(testDatabaseKinds().filter((k) => k === 'postgres'))('live stock e
     expect(event.data).toMatchObject({ branchId: pharmacy.branches[1]!.id, quantity: 7, reservedQuantity: 2, reason: 'Transfer in' });
   });
 
+  it('a change is delivered once on each instance (its own instance at once, not again from its NOTIFY), with the ledger sequence', async () => {
+    const cookie = await sessionCookie(first.db, pharmacy.ownerId, pharmacy.pharmacyId, pharmacy.branches[0]!.id);
+    const firstUrl = await first.app.listen({ port: 0, host: '127.0.0.1' });
+    const secondUrl = second.server.address() ? `http://127.0.0.1:${(second.server.address() as { port: number }).port}` : await second.listen({ port: 0, host: '127.0.0.1' });
+    const onFirst = await SseClient.open(`${firstUrl}/api/events`, cookie);
+    const onSecond = await SseClient.open(`${secondUrl}/api/events`, cookie);
+    try {
+      await onFirst.next((e) => e.event === 'ready');
+      await onSecond.next((e) => e.event === 'ready');
+      const product = await first.db.owner.query<{ id: string }>(
+        `INSERT INTO products (pharmacy_id, name, sku) VALUES ($1, 'Seq test', $2) RETURNING id`,
+        [pharmacy.pharmacyId, `SEQ-${randomUUID().slice(0, 8)}`],
+      );
+      const productId = product[0]!.id;
+      const branchId = pharmacy.branches[0]!.id;
+      // Three changes of the same stock through instance A's ledger, one transaction each.
+      for (const delta of [5, -1, -1]) {
+        await first.db.transaction({ pharmacyId: pharmacy.pharmacyId }, (q) =>
+          applyStockChanges(q, { pharmacyId: pharmacy.pharmacyId, userId: null }, [
+            { kind: 'adjustment', branchId, productId, delta, reason: 'Adjustment: count', includeExpired: true },
+          ]),
+        );
+      }
+      const last = (e: { event: string; data: { productId?: string; quantity?: number } }) => e.event === 'stock' && e.data.productId === productId && e.data.quantity === 3;
+      await onFirst.next(last, 3000);
+      await onSecond.next(last, 3000);
+      // Give a duplicate time to arrive (the relay sends within a few milliseconds).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      for (const client of [onFirst, onSecond]) {
+        const mine = client.events.filter((e) => e.event === 'stock' && e.data.productId === productId);
+        expect(mine.map((e) => e.data.quantity)).toEqual([5, 4, 3]);
+        const seqs = mine.map((e) => e.data.seq as number);
+        expect(seqs.every((seq) => Number.isInteger(seq))).toBe(true);
+        expect(seqs[0]! < seqs[1]! && seqs[1]! < seqs[2]!).toBe(true);
+      }
+    } finally {
+      onFirst.close();
+      onSecond.close();
+    }
+  });
+
   it('keeps delivering after the database drops the LISTEN connections (restart, failover)', async () => {
     const [{ n }] = (await first.db.owner.query<{ n: number }>(
       `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
@@ -197,7 +239,7 @@ describe.each(testDatabaseKinds().filter((k) => k === 'postgres'))('live stock e
     const deadline = Date.now() + 8000;
     while (!delivered && Date.now() < deadline) {
       const productId = randomUUID();
-      await first.db.transaction({ pharmacyId: pharmacy.pharmacyId }, (q) =>
+      await first.db.transaction({ pharmacyId: pharmacy.pharmacyId }, async (q) =>
         notifyStockChange(q, { pharmacyId: pharmacy.pharmacyId, branchId: pharmacy.branches[0]!.id, productId, quantity: 1, reservedQuantity: 0, reason: 'Sale' }),
       );
       delivered = await client!.next((e) => e.data.productId === productId, 400).then(() => true, () => false);

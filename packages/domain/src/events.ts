@@ -17,6 +17,12 @@ export const stockEventSchema = z.object({
   reason: z.string(),
   /** When it was committed (ISO 8601). */
   at: z.string(),
+  /**
+   * The ledger sequence of the change: for one product in one branch a later change has a larger seq. Events reach
+   * a browser through different server instances, so one can arrive after a later one: the browser drops an event
+   * whose seq is below the last it applied for that product and branch.
+   */
+  seq: z.number().int().optional(),
 });
 export type StockEvent = z.infer<typeof stockEventSchema>;
 

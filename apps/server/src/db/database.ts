@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { fdatasyncSync } from 'node:fs';
 import { PGlite, type PGliteInterface } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -88,6 +89,123 @@ async function runCommitTasks(q: Queryable): Promise<void> {
   }
 }
 
+/** Notifications a transaction publishes when, and only when, it commits (notifyOnCommit). */
+const commitNotices = new WeakMap<Queryable, Notice[]>();
+
+interface Notice {
+  channel: string;
+  payload: string;
+}
+
+/**
+ * Publishes payloads on a channel once the transaction q belongs to has committed (never if it rolls back): to this
+ * instance's listeners at once, and to every other instance on the same database through one NOTIFY a few
+ * milliseconds later, shared with the other transactions that committed meanwhile (NoticeRelay). Unlike a NOTIFY
+ * sent inside the transaction, it takes no lock: PostgreSQL serialises the commits of every transaction that
+ * notified (a global lock from the NOTIFY queue's write to the end of COMMIT), which capped every till and every
+ * stock change at one commit at a time (decision 0067).
+ */
+export function notifyOnCommit(q: Queryable, channel: string, payloads: readonly string[]): void {
+  const notices = commitNotices.get(q);
+  if (!notices) throw new Error('notifyOnCommit: not inside Database.transaction');
+  for (const payload of payloads) notices.push({ channel, payload });
+}
+
+/** Marks a payload this process sent, so its own LISTEN connection does not deliver it a second time. */
+const ORIGIN_MARK = '\u0001';
+/** How long the relay gathers committed notices before it sends them in one NOTIFY statement. */
+export const NOTICE_FLUSH_MS = 20;
+
+/**
+ * One per Database: delivers a committed transaction's notices to this instance's listeners at once and queues them
+ * for the other instances; every NOTICE_FLUSH_MS at most it sends what is queued in one statement (its own short
+ * transaction, outside any request's). A payload travels as ORIGIN_MARK + origin + ORIGIN_MARK + payload; the
+ * listener of this instance drops its own. If the process dies between a commit and the flush, the other instances
+ * miss those events: browsers read the stock again whenever their stream reconnects, and the server never trusts a
+ * browser's stock figure, so the loss shows as a few seconds of an older number on another instance's screens.
+ */
+class NoticeRelay {
+  private readonly origin = randomBytes(6).toString('base64url');
+  private queue: Notice[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly deliverLocally: (notice: Notice) => void,
+    /** Sends payloads to the other instances (null: there are none, as with the embedded database). */
+    private readonly send: ((channel: string, payloads: string[]) => Promise<void>) | null,
+  ) {}
+
+  publish(notices: readonly Notice[]): void {
+    if (notices.length === 0) return;
+    for (const notice of notices) this.deliverLocally(notice);
+    if (!this.send) return;
+    this.queue.push(...notices);
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, NOTICE_FLUSH_MS);
+  }
+
+  /** A payload heard on LISTEN: the payload to deliver, or null when this instance sent it (already delivered). */
+  accept(payload: string): string | null {
+    if (!payload.startsWith(ORIGIN_MARK)) return payload;
+    const end = payload.indexOf(ORIGIN_MARK, 1);
+    if (end < 0) return payload;
+    return payload.slice(1, end) === this.origin ? null : payload.slice(end + 1);
+  }
+
+  /** Sends what is queued (the flushes run one after the other, in publish order). */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.queue;
+    this.queue = [];
+    const send = this.send;
+    if (batch.length === 0 || !send) return this.flushing;
+    const byChannel = new Map<string, string[]>();
+    for (const { channel, payload } of batch) {
+      let list = byChannel.get(channel);
+      if (!list) byChannel.set(channel, (list = []));
+      list.push(`${ORIGIN_MARK}${this.origin}${ORIGIN_MARK}${payload}`);
+    }
+    this.flushing = this.flushing.then(async () => {
+      for (const [channel, payloads] of byChannel) {
+        try {
+          await send(channel, payloads);
+        } catch (error) {
+          // The other instances miss these events (their browsers resync on reconnect); never the request's problem.
+          console.error(`live events not sent to other instances (${payloads.length}): ${(error as Error).message}`);
+        }
+      }
+    });
+    return this.flushing;
+  }
+}
+
+/** The per-transaction state: its commit tasks and the notices it publishes after COMMIT (see notifyOnCommit). */
+function beginTransactionState(q: Queryable): void {
+  commitTasks.set(q, new Map());
+  commitNotices.set(q, []);
+}
+
+function committedNotices(q: Queryable): Notice[] {
+  const notices = commitNotices.get(q) ?? [];
+  commitNotices.delete(q);
+  return notices;
+}
+
+/** Calls each listener; one that throws does not keep the payload from the others. */
+function deliver(listeners: ReadonlySet<NotificationListener> | undefined, payload: string): void {
+  for (const listener of listeners ?? []) {
+    try {
+      listener(payload);
+    } catch (error) {
+      console.error(`a notification listener failed: ${(error as Error).message}`);
+    }
+  }
+}
+
 /** A literal for a simple-protocol statement: pharmacy ids and user ids are checked, the quote doubled anyway. */
 function literal(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
@@ -166,6 +284,8 @@ export async function openPglite(dataDir?: string, loadDataDirOrOptions?: Blob |
       return result.rows;
     },
   };
+  const localListeners = new Map<string, Set<NotificationListener>>();
+  const relay = new NoticeRelay(({ channel, payload }) => deliver(localListeners.get(channel), payload), null);
   return {
     kind: 'pglite',
     owner,
@@ -173,23 +293,35 @@ export async function openPglite(dataDir?: string, loadDataDirOrOptions?: Blob |
       return work({ ...owner, exec: async (sql) => void (await db.exec(sql)) });
     },
     async transaction(scope, work) {
-      return db.transaction(async (tx) => {
+      let notices: Notice[] = [];
+      const value = await db.transaction(async (tx) => {
         const q: Queryable = {
           async query<T>(sql: string, params?: readonly unknown[]) {
             const result = await tx.query<T>(sql, params ? [...params] : undefined);
             return result.rows;
           },
         };
-        commitTasks.set(q, new Map());
+        beginTransactionState(q);
         await tx.query(scopeStatement(scope));
-        const value = await work(q);
+        const result = await work(q);
         await runCommitTasks(q);
-        return value;
+        notices = committedNotices(q);
+        return result;
       });
+      relay.publish(notices);
+      return value;
     },
     async listen(channel, listener) {
+      // One process holds an embedded database: its committed notices go straight to its listeners (NoticeRelay);
+      // LISTEN still hears what SQL itself notifies (the job queue's wake-up).
+      let set = localListeners.get(channel);
+      if (!set) localListeners.set(channel, (set = new Set()));
+      set.add(listener);
       const unsubscribe = await db.listen(channel, listener);
-      return async () => unsubscribe();
+      return async () => {
+        set.delete(listener);
+        await unsubscribe();
+      };
     },
     async close() {
       await db.close();
@@ -219,6 +351,10 @@ export async function openPostgres(connectionString: string, options: { max?: nu
     },
   };
   const listeners = new Map<string, Set<NotificationListener>>();
+  const relay = new NoticeRelay(
+    ({ channel, payload }) => deliver(listeners.get(channel), payload),
+    async (channel, payloads) => void (await pool.query(`SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload`, [channel, payloads])),
+  );
   let listenClient: pg.PoolClient | null = null;
   let closed = false;
   // The LISTEN connection. When the server drops it (restart, failover) it must not crash the process: drop
@@ -226,7 +362,8 @@ export async function openPostgres(connectionString: string, options: { max?: nu
   async function connectListener(): Promise<pg.PoolClient> {
     const client = await pool.connect();
     client.on('notification', (message) => {
-      for (const l of listeners.get(message.channel) ?? []) l(message.payload ?? '');
+      const payload = relay.accept(message.payload ?? '');
+      if (payload !== null) deliver(listeners.get(message.channel), payload);
     });
     client.on('error', () => {
       if (closed || listenClient !== client) return;
@@ -265,17 +402,21 @@ export async function openPostgres(connectionString: string, options: { max?: nu
       const client = await appPool.connect();
       const q: Queryable = {
         async query<T>(sql: string, params?: readonly unknown[]) {
-          const result = await client.query(sql, params ? [...params] : undefined);
+          const name = params ? preparedName(sql) : undefined;
+          const result = name
+            ? await client.query({ name, text: sql, values: [...params!] })
+            : await client.query(sql, params ? [...params] : undefined);
           return result.rows as T[];
         },
       };
-      commitTasks.set(q, new Map());
+      beginTransactionState(q);
       try {
         // BEGIN and the scope in one simple-protocol round trip.
         await client.query(`BEGIN; ${scopeStatement(scope)}`);
         const value = await work(q);
         await runCommitTasks(q);
         await client.query('COMMIT');
+        relay.publish(committedNotices(q));
         return value;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -298,6 +439,7 @@ export async function openPostgres(connectionString: string, options: { max?: nu
       };
     },
     async close() {
+      await relay.flush();
       closed = true;
       listenClient?.release();
       listenClient = null;
@@ -305,6 +447,38 @@ export async function openPostgres(connectionString: string, options: { max?: nu
       await pool.end();
     },
   };
+}
+
+/**
+ * Named prepared statements for the request transactions on a PostgreSQL server (decision 0067). Each statement a
+ * request sends was parsed, rewritten with the row-level security policies and planned again every time: a 3-item
+ * sale's 33 statements cost PostgreSQL 7.8 ms of CPU; named, a connection parses a statement once and PostgreSQL
+ * keeps its plan (custom plans for the first five runs, then the generic plan when it is no worse — the server's
+ * default plan_cache_mode), 5.0 ms (docs/benchmarks.md, 'Where a sale's time goes'). The tenant is never part of a
+ * plan: the policies read it with current_setting() when the statement runs. A statement gets a name once this process
+ * has seen it PREPARE_AFTER times (the repositories' fixed texts; a text built for one request stays unnamed), and at
+ * most PREPARED_MAX texts get one, so a connection never holds an unbounded number of plans.
+ */
+const PREPARE_AFTER = 3;
+const PREPARED_MAX = 800;
+const preparedNames = new Map<string, string>();
+const statementSightings = new Map<string, number>();
+
+function preparedName(sql: string): string | undefined {
+  const known = preparedNames.get(sql);
+  if (known !== undefined) return known;
+  if (preparedNames.size >= PREPARED_MAX || sql.length > 8000) return undefined;
+  const seen = (statementSightings.get(sql) ?? 0) + 1;
+  if (seen < PREPARE_AFTER) {
+    // Texts seen once or twice: forget them all now and then (a text built per request would otherwise pile up).
+    if (statementSightings.size >= 5000) statementSightings.clear();
+    statementSightings.set(sql, seen);
+    return undefined;
+  }
+  statementSightings.delete(sql);
+  const name = `pp_${preparedNames.size}`;
+  preparedNames.set(sql, name);
+  return name;
 }
 
 /** DATABASE_URL picks a PostgreSQL server (APP_DATABASE_URL its request role); otherwise PGlite in dataDir. */

@@ -1,12 +1,13 @@
 import type { ProductsChangedEvent, StockEvent } from '@pharmapoint/domain/events';
-import type { Database, Queryable } from '../db/database.ts';
+import { notifyOnCommit, type Database, type Queryable } from '../db/database.ts';
 
 /**
  * Live events across server instances. A transaction that changes stock calls notifyStockChange() (the
- * stock ledger does it for every change); PostgreSQL delivers the NOTIFY only when that transaction
- * commits, to every connection that LISTENs on the channel, so every server instance on the database hears
- * it, and a rolled-back change is never announced. Each instance LISTENs once (EventHub) and fans the events
- * out to its own SSE clients of the same pharmacy.
+ * stock ledger does it for every change); the events are published only when that transaction commits
+ * (db/database.ts notifyOnCommit: to this instance at once, to the others through one NOTIFY shared by the
+ * transactions that committed within a few milliseconds, decision 0067), so every server instance on the database
+ * hears them, and a rolled-back change is never announced. Each instance LISTENs once (EventHub) and fans the
+ * events out to its own SSE clients of the same pharmacy.
  */
 export const EVENTS_CHANNEL = 'pharmapoint_events';
 
@@ -20,6 +21,8 @@ export interface StockChange {
   reason: string;
   /** Defaults to now. */
   at?: Date | string;
+  /** The ledger sequence of the change (StockEvent.seq). */
+  seq?: number;
 }
 
 /** What travels through NOTIFY (kept short: a payload must stay under 8000 bytes). */
@@ -59,7 +62,7 @@ export function stockPayloads(pharmacyId: string, events: readonly StockEvent[])
  * Announces stock changes from inside the caller's transaction: delivered to every server instance when,
  * and only if, the transaction commits. Several changes go in as few NOTIFYs as the size limit allows.
  */
-export async function notifyStockChange(q: Queryable, change: StockChange | readonly StockChange[]): Promise<void> {
+export function notifyStockChange(q: Queryable, change: StockChange | readonly StockChange[]): void {
   const changes = Array.isArray(change) ? (change as readonly StockChange[]) : [change as StockChange];
   const byPharmacy = new Map<string, StockEvent[]>();
   for (const c of changes) {
@@ -72,25 +75,25 @@ export async function notifyStockChange(q: Queryable, change: StockChange | read
       reservedQuantity: c.reservedQuantity,
       reason: c.reason,
       at: iso(c.at),
+      ...(c.seq === undefined ? {} : { seq: c.seq }),
     });
   }
   const payloads = [...byPharmacy].flatMap(([pharmacyId, events]) => stockPayloads(pharmacyId, events));
-  if (payloads.length === 0) return;
-  await q.query(`SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload`, [EVENTS_CHANNEL, payloads]);
+  notifyOnCommit(q, EVENTS_CHANNEL, payloads);
 }
 
 /** Announces that many products changed at once (bulk import): browsers refetch rather than take one event each. */
-export async function notifyProductsChanged(
+export function notifyProductsChanged(
   q: Queryable,
   pharmacyId: string,
   event: { reason: string; count: number; branchIds: readonly string[]; at?: Date | string },
-): Promise<void> {
+): void {
   const message: EventMessage = {
     t: 'products',
     p: pharmacyId,
     e: { reason: event.reason, count: event.count, branchIds: [...event.branchIds], at: iso(event.at) },
   };
-  await q.query(`SELECT pg_notify($1, $2)`, [EVENTS_CHANNEL, JSON.stringify(message)]);
+  notifyOnCommit(q, EVENTS_CHANNEL, [JSON.stringify(message)]);
 }
 
 /** One SSE client's subscription: its pharmacy, the branches it may hear (null = all) and its sink. */

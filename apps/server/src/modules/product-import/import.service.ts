@@ -223,7 +223,7 @@ export async function finishImport(q: Queryable, ctx: RequestContext, run: Impor
   if (!(await finishImportRun(q, ctx.pharmacyId, run.importId, ctx.now))) {
     throw new AppError('CONFLICT', { details: { reason: 'The import was undone before it finished.' } });
   }
-  await notifyProductsChanged(q, ctx.pharmacyId, { reason: 'Import', count: run.products.length, branchIds: run.branchIds, at: ctx.now });
+  notifyProductsChanged(q, ctx.pharmacyId, { reason: 'Import', count: run.products.length, branchIds: run.branchIds, at: ctx.now });
   return run.result;
 }
 

@@ -62,16 +62,6 @@ function toLedgerBatch(row: LedgerBatchRow): LedgerBatch {
 
 const BATCH_COLUMNS = `id, batch_number, expiry_date, quantity, reserved_quantity, unit_cost_cents, received_at`;
 
-/** The branch row of a product, locked until the transaction ends; undefined when there is none. */
-export async function lockBranchStock(q: Queryable, pharmacyId: string, key: StockKey): Promise<BranchStock | undefined> {
-  const [row] = await q.query<BranchStockRow>(
-    `SELECT quantity, reserved_quantity, purchase_price_cents FROM branch_products
-      WHERE pharmacy_id = $1 AND branch_id = $2 AND product_id = $3 FOR UPDATE`,
-    [pharmacyId, key.branchId, key.productId],
-  );
-  return row ? toBranchStock(row) : undefined;
-}
-
 /**
  * Creates the missing branch rows of these keys, in (branch, product) order: two transactions creating the same
  * rows wait for each other in the same order, so they never deadlock.
@@ -87,20 +77,29 @@ export async function createBranchStockRows(q: Queryable, pharmacyId: string, ke
   );
 }
 
+/** `branch:product`, the key of a branch row in the maps below. */
+export function stockKeyOf(key: StockKey): string {
+  return `${key.branchId}:${key.productId}`;
+}
+
 /**
  * Locks the existing branch rows of these keys in the ledger's one global order, (branch, product): every
  * multi-product change takes its locks in this order, so two of them never wait for each other in a circle.
+ * Answers the locked rows by stockKeyOf (a key without a row is absent).
  */
-export async function lockBranchStockRows(q: Queryable, pharmacyId: string, keys: readonly StockKey[]): Promise<void> {
-  if (keys.length === 0) return;
-  await q.query(
-    `SELECT 1 FROM branch_products bp
+export async function lockBranchStockRows(q: Queryable, pharmacyId: string, keys: readonly StockKey[]): Promise<Map<string, BranchStock>> {
+  const locked = new Map<string, BranchStock>();
+  if (keys.length === 0) return locked;
+  const rows = await q.query<BranchStockRow & { branch_id: string; product_id: string }>(
+    `SELECT bp.branch_id, bp.product_id, bp.quantity, bp.reserved_quantity, bp.purchase_price_cents FROM branch_products bp
        JOIN unnest($2::uuid[], $3::uuid[]) AS k(branch_id, product_id) ON k.branch_id = bp.branch_id AND k.product_id = bp.product_id
       WHERE bp.pharmacy_id = $1
       ORDER BY bp.branch_id, bp.product_id
       FOR UPDATE OF bp`,
     [pharmacyId, keys.map((k) => k.branchId), keys.map((k) => k.productId)],
   );
+  for (const row of rows) locked.set(stockKeyOf({ branchId: row.branch_id, productId: row.product_id }), toBranchStock(row));
+  return locked;
 }
 
 export async function branchExists(q: Queryable, pharmacyId: string, branchId: string): Promise<boolean> {
@@ -113,14 +112,18 @@ export async function findProductName(q: Queryable, pharmacyId: string, productI
   return row?.name;
 }
 
-/** Every batch of a branch and product (the caller holds the branch row lock). */
-export async function findBatches(q: Queryable, pharmacyId: string, key: StockKey): Promise<LedgerBatch[]> {
-  const rows = await q.query<LedgerBatchRow>(`SELECT ${BATCH_COLUMNS} FROM batches WHERE pharmacy_id = $1 AND branch_id = $2 AND product_id = $3`, [
-    pharmacyId,
-    key.branchId,
-    key.productId,
-  ]);
-  return rows.map(toLedgerBatch);
+/** Every batch of these branches and products, by stockKeyOf (the caller holds their branch rows' locks). */
+export async function findBatchesOf(q: Queryable, pharmacyId: string, keys: readonly StockKey[]): Promise<Map<string, LedgerBatch[]>> {
+  const found = new Map<string, LedgerBatch[]>(keys.map((k) => [stockKeyOf(k), []]));
+  if (keys.length === 0) return found;
+  const rows = await q.query<LedgerBatchRow & { branch_id: string; product_id: string }>(
+    `SELECT b.branch_id, b.product_id, b.${BATCH_COLUMNS.split(', ').join(', b.')}
+       FROM batches b JOIN unnest($2::uuid[], $3::uuid[]) AS k(branch_id, product_id) ON k.branch_id = b.branch_id AND k.product_id = b.product_id
+      WHERE b.pharmacy_id = $1`,
+    [pharmacyId, keys.map((k) => k.branchId), keys.map((k) => k.productId)],
+  );
+  for (const row of rows) found.get(stockKeyOf({ branchId: row.branch_id, productId: row.product_id }))?.push(toLedgerBatch(row));
+  return found;
 }
 
 export interface NewBatch {
@@ -143,17 +146,6 @@ export async function insertBatch(q: Queryable, pharmacyId: string, key: StockKe
   return toLedgerBatch(row);
 }
 
-/** Adds to the sellable and reserved pieces of several batches in one statement (each batch once). */
-export async function addToBatches(q: Queryable, pharmacyId: string, moves: readonly { batchId: string; quantity: number; reserved: number }[]): Promise<void> {
-  if (moves.length === 0) return;
-  await q.query(
-    `UPDATE batches b SET quantity = b.quantity + m.dq, reserved_quantity = b.reserved_quantity + m.dr
-       FROM unnest($2::uuid[], $3::int[], $4::int[]) AS m(id, dq, dr)
-      WHERE b.pharmacy_id = $1 AND b.id = m.id`,
-    [pharmacyId, moves.map((m) => m.batchId), moves.map((m) => m.quantity), moves.map((m) => m.reserved)],
-  );
-}
-
 export interface MovementHead {
   branchId: string;
   productId: string;
@@ -174,45 +166,73 @@ export interface MovementLine {
   batchQuantityAfter: number;
 }
 
-/** Appends movements to the ledger in the given order (their `sequence` numbers follow it). */
-export async function insertMovements(q: Queryable, pharmacyId: string, head: MovementHead, lines: readonly MovementLine[]): Promise<void> {
-  if (lines.length === 0) return;
-  await q.query(
-    `INSERT INTO stock_movements (pharmacy_id, branch_id, product_id, batch_id, kind, delta, quantity_after, batch_quantity_after, reason,
-                                  reference_type, reference_id, user_id, at)
-     SELECT $1, $2, $3, m.batch_id, $4, m.delta, m.after, m.batch_after, $5, $6, $7, $8, $9
-       FROM unnest($10::uuid[], $11::int[], $12::int[], $13::int[]) WITH ORDINALITY AS m(batch_id, delta, after, batch_after, n)
-      ORDER BY m.n`,
-    [
-      pharmacyId,
-      head.branchId,
-      head.productId,
-      head.kind,
-      head.reason,
-      head.referenceType,
-      head.referenceId,
-      head.userId,
-      head.at,
-      lines.map((l) => l.batchId),
-      lines.map((l) => l.delta),
-      lines.map((l) => l.quantityAfter),
-      lines.map((l) => l.batchQuantityAfter),
-    ],
-  );
+/** What a set of changes writes: batch quantities, ledger rows in order, and each branch row's final stock. */
+export interface LedgerWrite {
+  /** Who made the changes and when (every ledger row of one write has the same). */
+  userId: string | null;
+  at: Date;
+  /** Pieces added to each batch's sellable (dq) and reserved (dr) quantity; each batch once. */
+  batches: readonly { batchId: string; dq: number; dr: number }[];
+  /** Ledger rows in ledger order (their `sequence` numbers follow it). */
+  movements: readonly (Omit<MovementHead, 'userId' | 'at'> & MovementLine)[];
+  /** Each branch row's stock after the changes, with the last change's reason and time. */
+  branchRows: readonly (StockKey & { quantity: number; reservedQuantity: number; reason: string; at: Date })[];
 }
 
-/** The branch's stock after a change, with its stamps. */
-export async function updateBranchStock(
-  q: Queryable,
-  pharmacyId: string,
-  key: StockKey,
-  stock: { quantity: number; reservedQuantity: number; reason: string; at: Date },
-): Promise<void> {
-  await q.query(
-    `UPDATE branch_products SET quantity = $4, reserved_quantity = $5, last_stock_update_at = $6, last_stock_update_reason = $7, updated_at = $6
-      WHERE pharmacy_id = $1 AND branch_id = $2 AND product_id = $3`,
-    [pharmacyId, key.branchId, key.productId, stock.quantity, stock.reservedQuantity, stock.at, stock.reason],
+/**
+ * Writes the result of several stock changes in ONE statement: the batches' quantities, the ledger rows and the
+ * branch rows. Answers the highest ledger `sequence` written per branch row (by stockKeyOf).
+ */
+export async function writeLedger(q: Queryable, pharmacyId: string, write: LedgerWrite): Promise<Map<string, number>> {
+  const { batches, movements, branchRows } = write;
+  const rows = await q.query<{ branch_id: string; product_id: string; seq: number }>(
+    `WITH b AS (
+       UPDATE batches b SET quantity = b.quantity + m.dq, reserved_quantity = b.reserved_quantity + m.dr
+         FROM unnest($2::uuid[], $3::int[], $4::int[]) AS m(id, dq, dr)
+        WHERE b.pharmacy_id = $1 AND b.id = m.id
+       RETURNING 1
+     ), bp AS (
+       UPDATE branch_products bp SET quantity = r.quantity, reserved_quantity = r.reserved, last_stock_update_at = r.at,
+              last_stock_update_reason = r.reason, updated_at = r.at
+         FROM unnest($5::uuid[], $6::uuid[], $7::int[], $8::int[], $9::text[], $10::timestamptz[]) AS r(branch_id, product_id, quantity, reserved, reason, at)
+        WHERE bp.pharmacy_id = $1 AND bp.branch_id = r.branch_id AND bp.product_id = r.product_id
+       RETURNING 1
+     ), m AS (
+       INSERT INTO stock_movements (pharmacy_id, branch_id, product_id, batch_id, kind, delta, quantity_after, batch_quantity_after, reason,
+                                    reference_type, reference_id, user_id, at)
+       SELECT $1, m.branch_id, m.product_id, m.batch_id, m.kind, m.delta, m.after, m.batch_after, m.reason, m.ref_type, m.ref_id, $21::uuid, $22::timestamptz
+         FROM unnest($11::uuid[], $12::uuid[], $13::uuid[], $14::text[], $15::int[], $16::int[], $17::int[], $18::text[], $19::text[], $20::text[])
+              WITH ORDINALITY AS m(branch_id, product_id, batch_id, kind, delta, after, batch_after, reason, ref_type, ref_id, n)
+        ORDER BY m.n
+       RETURNING branch_id, product_id, sequence
+     )
+     SELECT branch_id, product_id, max(sequence) AS seq FROM m GROUP BY branch_id, product_id`,
+    [
+      pharmacyId,
+      batches.map((b) => b.batchId),
+      batches.map((b) => b.dq),
+      batches.map((b) => b.dr),
+      branchRows.map((r) => r.branchId),
+      branchRows.map((r) => r.productId),
+      branchRows.map((r) => r.quantity),
+      branchRows.map((r) => r.reservedQuantity),
+      branchRows.map((r) => r.reason),
+      branchRows.map((r) => r.at.toISOString()),
+      movements.map((m) => m.branchId),
+      movements.map((m) => m.productId),
+      movements.map((m) => m.batchId),
+      movements.map((m) => m.kind),
+      movements.map((m) => m.delta),
+      movements.map((m) => m.quantityAfter),
+      movements.map((m) => m.batchQuantityAfter),
+      movements.map((m) => m.reason),
+      movements.map((m) => m.referenceType),
+      movements.map((m) => m.referenceId),
+      write.userId,
+      write.at.toISOString(),
+    ],
   );
+  return new Map(rows.map((r) => [stockKeyOf({ branchId: r.branch_id, productId: r.product_id }), r.seq]));
 }
 
 // ------------------------------------------------------------------------------------------- opening stock

@@ -28,8 +28,9 @@ import type { LedgerBatch, StockKey } from './ledger.repository.ts';
  * - for an increase, adds to the named batch, to the batch of the same number, expiry and cost, or creates it;
  * - appends one stock_movements row per batch touched (delta; quantity_after = the branch's on-hand after it;
  *   batch_quantity_after = the batch's), numbered in ledger order by `sequence`, and updates the branch row;
- * - records the live event on the transaction; the transaction's events go out in as few NOTIFYs as the payload
- *   limit allows, once, right before COMMIT (delivered to every server instance if, and only if, it commits).
+ * - records the live event on the transaction (with the ledger sequence, so a browser can drop one that arrives
+ *   after a later one); the transaction's events are packed into as few payloads as the size limit allows right
+ *   before COMMIT and published once it has committed (never if it rolls back; db/database.ts notifyOnCommit).
  *
  * Quantities: branch_products.quantity is sellable stock, reserved_quantity what reservations hold. 'reserve'
  * moves pieces from quantity to reserved, 'release' back (both with movement delta 0), 'reserved_sold' takes
@@ -100,21 +101,21 @@ const eventsByTransaction = new WeakMap<Queryable, TransactionEvents>();
 
 /**
  * Records a change's live event on its transaction. The first one registers the flush that runs right before
- * COMMIT: every event of the transaction in one statement (as few NOTIFY payloads as the size limit allows).
+ * COMMIT: every event of the transaction packed into as few payloads as the size limit allows, published on commit.
  */
 function recordEvent(q: Queryable, pharmacyId: string, event: StockEvent): void {
   let pending = eventsByTransaction.get(q);
   if (!pending) {
     const created: TransactionEvents = { pharmacyId, events: [] };
     eventsByTransaction.set(q, (pending = created));
-    beforeCommit(q, 'stock:events', () => notifyStockChange(q, created.events.map((e) => ({ pharmacyId: created.pharmacyId, ...e }))));
+    beforeCommit(q, 'stock:events', async () => notifyStockChange(q, created.events.map((e) => ({ pharmacyId: created.pharmacyId, ...e }))));
   }
   pending.events.push(event);
 }
 
 /**
  * The stock events recorded on this transaction so far (one per change: the branch's stock after it), for
- * callers that want to answer with them. They are NOTIFYed once, right before the transaction commits.
+ * callers that want to answer with them. They are published once the transaction commits.
  */
 export function stockEventsOf(q: Queryable): readonly StockEvent[] {
   return eventsByTransaction.get(q)?.events ?? [];
@@ -143,17 +144,6 @@ async function insufficient(q: Queryable, pharmacyId: string, productId: string,
   throw new AppError('INSUFFICIENT_STOCK', { values: { product, available, requested }, details: { productId, available, requested } });
 }
 
-/** Locks (creating it for an increase) the branch row of the product; undefined when there is none to decrease. */
-async function lockBranchRow(q: Queryable, pharmacyId: string, key: StockKey, create: boolean): Promise<repo.BranchStock | undefined> {
-  const row = await repo.lockBranchStock(q, pharmacyId, key);
-  if (row) return row;
-  await productName(q, pharmacyId, key.productId);
-  if (!(await repo.branchExists(q, pharmacyId, key.branchId))) throw new AppError('NOT_FOUND', { details: { branchId: key.branchId } });
-  if (!create) return undefined;
-  await repo.createBranchStockRows(q, pharmacyId, [key]);
-  return repo.lockBranchStock(q, pharmacyId, key);
-}
-
 /** Does this change add pieces (and so may create the branch row)? */
 function isIncrease(change: StockChange): boolean {
   return 'delta' in change && change.delta > 0;
@@ -162,18 +152,23 @@ function isIncrease(change: StockChange): boolean {
 /**
  * Takes the row locks of several changes before any of them is applied, in the ledger's one global order
  * (branch, product): the missing rows of increases are created in that order, then every row is locked in it.
- * applyStockChanges calls it; a use case applying changes one by one (an adjustment, a dispatch) calls it first.
+ * applyStockChanges does it itself; a use case that reads stock before it decides its changes (a dispatch) calls
+ * it first. Answers the locked rows by repo.stockKeyOf.
  */
-export async function lockStockRows(q: Queryable, pharmacyId: string, changes: readonly (StockKey & { create?: boolean })[]): Promise<void> {
+export async function lockStockRows(
+  q: Queryable,
+  pharmacyId: string,
+  changes: readonly (StockKey & { create?: boolean })[],
+): Promise<Map<string, repo.BranchStock>> {
   const keys = new Map<string, StockKey & { create: boolean }>();
   for (const c of changes) {
-    const id = `${c.branchId}:${c.productId}`;
+    const id = repo.stockKeyOf(c);
     const known = keys.get(id);
     keys.set(id, { branchId: c.branchId, productId: c.productId, create: (known?.create ?? false) || c.create === true });
   }
   const all = [...keys.values()];
   await repo.createBranchStockRows(q, pharmacyId, all.filter((k) => k.create));
-  await repo.lockBranchStockRows(q, pharmacyId, all);
+  return repo.lockBranchStockRows(q, pharmacyId, all);
 }
 
 function toAllocatable(b: LedgerBatch, field: 'quantity' | 'reservedQuantity' = 'quantity') {
@@ -224,118 +219,150 @@ async function batchForIncrease(
   return created;
 }
 
-/**
- * Applies one stock change (see the module comment). Throws INSUFFICIENT_STOCK (409) or NOT_FOUND (404,
- * unknown product, branch or batch) having written nothing of this change; the caller's transaction then
- * rolls back the rest.
- */
+/** Applies one stock change (see the module comment); applyStockChanges with one change. */
 export async function applyStockChange(q: Queryable, ctx: LedgerContext, change: StockChange): Promise<StockChangeResult> {
-  const now = ctx.now ?? new Date();
-  const today = ctx.today ?? businessDate(now);
-  const { pharmacyId } = ctx;
-  const isReservation = change.kind === 'reserve' || change.kind === 'release';
-  const amount = 'quantity' in change ? change.quantity : change.delta;
-  if (!Number.isInteger(amount) || amount === 0 || (isReservation && amount < 0)) {
-    throw new AppError('VALIDATION_FAILED', { message: 'A stock change must be a whole number of pieces other than 0.' });
-  }
-  const branch = await lockBranchRow(q, pharmacyId, change, isIncrease(change));
-  if (!branch) return insufficient(q, pharmacyId, change.productId, 0, Math.abs(amount));
+  const [result] = await applyStockChanges(q, ctx, [change]);
+  return result!;
+}
 
-  const batches = await repo.findBatches(q, pharmacyId, change);
-  const target = change.batch;
-  const named = target && 'batchId' in target ? batches.find((b) => b.id === target.batchId) : undefined;
-  if (target && 'batchId' in target && !named) throw new AppError('NOT_FOUND', { details: { batchId: target.batchId } });
-
-  // The pieces per batch, and which column they move: dq = sellable, dr = reserved.
-  const moves: { batch: LedgerBatch; dq: number; dr: number; delta: number }[] = [];
-  const includeExpired = change.includeExpired ?? !SELLABLE_ONLY_KINDS.includes(change.kind);
-
-  const allocate = async (field: 'quantity' | 'reservedQuantity', requested: number, expired: boolean): Promise<Allocation[]> => {
-    const pool = named ? [named] : batches;
-    const result = allocateFefo(
-      pool.map((b) => toAllocatable(b, field)),
-      requested,
-      { today, includeExpired: expired },
-    );
-    if (result.shortfall > 0) await insufficient(q, pharmacyId, change.productId, result.available, requested);
-    return result.allocations;
-  };
-  const byId = (id: string) => batches.find((b) => b.id === id)!;
-
-  if (change.kind === 'reserve') {
-    for (const a of await allocate('quantity', amount, false)) moves.push({ batch: byId(a.batchId), dq: -a.quantity, dr: a.quantity, delta: 0 });
-  } else if (change.kind === 'release') {
-    for (const a of await allocate('reservedQuantity', amount, true)) moves.push({ batch: byId(a.batchId), dq: a.quantity, dr: -a.quantity, delta: 0 });
-  } else if (change.kind === 'reserved_sold') {
-    if (amount > 0) throw new AppError('VALIDATION_FAILED', { message: 'reserved_sold takes stock out: its delta must be negative.' });
-    for (const a of await allocate('reservedQuantity', -amount, true)) moves.push({ batch: byId(a.batchId), dq: 0, dr: -a.quantity, delta: -a.quantity });
-  } else if (amount < 0) {
-    for (const a of await allocate('quantity', -amount, includeExpired)) moves.push({ batch: byId(a.batchId), dq: -a.quantity, dr: 0, delta: -a.quantity });
-  } else {
-    const batch = await batchForIncrease(q, pharmacyId, change, branch, batches, today, now);
-    moves.push({ batch, dq: amount, dr: 0, delta: amount });
-  }
-
-  let quantity = branch.quantity;
-  let reserved = branch.reservedQuantity;
-  const takes: BatchTake[] = [];
-  const lines: repo.MovementLine[] = [];
-  for (const move of moves) {
-    move.batch.quantity += move.dq;
-    move.batch.reservedQuantity += move.dr;
-    quantity += move.dq;
-    reserved += move.dr;
-    takes.push(take(move.batch, Math.abs(move.dq !== 0 ? move.dq : move.dr)));
-    lines.push({
-      batchId: move.batch.id,
-      delta: move.delta,
-      quantityAfter: quantity + reserved,
-      batchQuantityAfter: move.batch.quantity + move.batch.reservedQuantity,
-    });
-  }
-  await repo.addToBatches(q, pharmacyId, moves.map((m) => ({ batchId: m.batch.id, quantity: m.dq, reserved: m.dr })));
-  await repo.insertMovements(
-    q,
-    pharmacyId,
-    {
-      branchId: change.branchId,
-      productId: change.productId,
-      kind: change.kind,
-      reason: change.reason,
-      referenceType: change.reference?.type ?? null,
-      referenceId: change.reference?.id ?? null,
-      userId: ctx.userId,
-      at: now,
-    },
-    lines,
-  );
-  await repo.updateBranchStock(q, pharmacyId, change, { quantity, reservedQuantity: reserved, reason: change.reason, at: now });
-
-  recordEvent(q, pharmacyId, {
-    productId: change.productId,
-    branchId: change.branchId,
-    quantity,
-    reservedQuantity: reserved,
-    reason: change.reason,
-    at: now.toISOString(),
-  });
-
-  return { branchId: change.branchId, productId: change.productId, quantity, reservedQuantity: reserved, batches: takes };
+/** A branch row and its batches while changes are applied to them in memory. */
+interface RowState {
+  branch: repo.BranchStock;
+  batches: LedgerBatch[];
+  reason: string;
 }
 
 /**
- * Applies several changes in one go: takes every row lock first in the global (branch, product) order, so two
- * multi-product changes never deadlock, then applies them in the given order. All or nothing within the
- * caller's transaction.
+ * Applies several changes (see the module comment), set-based: one statement locks every branch row in the global
+ * (branch, product) order, so two multi-product changes never deadlock, and reads them; one reads their batches;
+ * the changes are applied in memory in the given order (a later change of the same stock sees the earlier one);
+ * then ONE statement writes the batches, the ledger rows and the branch rows (repo.writeLedger). A 3-item sale
+ * sends 3 statements here instead of 16. Throws INSUFFICIENT_STOCK (409) or NOT_FOUND (404: unknown product, branch
+ * or batch) having written nothing (a batch an increase created is rolled back with the caller's transaction).
  */
 export async function applyStockChanges(q: Queryable, ctx: LedgerContext, changes: readonly StockChange[]): Promise<StockChangeResult[]> {
-  await lockStockRows(
+  if (changes.length === 0) return [];
+  const now = ctx.now ?? new Date();
+  const today = ctx.today ?? businessDate(now);
+  const { pharmacyId } = ctx;
+  for (const change of changes) {
+    const isReservation = change.kind === 'reserve' || change.kind === 'release';
+    const amount = 'quantity' in change ? change.quantity : change.delta;
+    if (!Number.isInteger(amount) || amount === 0 || (isReservation && amount < 0)) {
+      throw new AppError('VALIDATION_FAILED', { message: 'A stock change must be a whole number of pieces other than 0.' });
+    }
+    if (change.kind === 'reserved_sold' && amount > 0) {
+      throw new AppError('VALIDATION_FAILED', { message: 'reserved_sold takes stock out: its delta must be negative.' });
+    }
+  }
+  const locked = await lockStockRows(
     q,
-    ctx.pharmacyId,
+    pharmacyId,
     changes.map((c) => ({ branchId: c.branchId, productId: c.productId, create: isIncrease(c) })),
   );
+  // A change of stock that has no branch row: an unknown product or branch (404), or nothing to take (409).
+  for (const change of changes) {
+    if (locked.has(repo.stockKeyOf(change))) continue;
+    await productName(q, pharmacyId, change.productId);
+    if (!(await repo.branchExists(q, pharmacyId, change.branchId))) throw new AppError('NOT_FOUND', { details: { branchId: change.branchId } });
+    const amount = 'quantity' in change ? change.quantity : change.delta;
+    return insufficient(q, pharmacyId, change.productId, 0, Math.abs(amount));
+  }
+  const batchesByKey = await repo.findBatchesOf(q, pharmacyId, [...new Map(changes.map((c) => [repo.stockKeyOf(c), { branchId: c.branchId, productId: c.productId }])).values()]);
+  const states = new Map<string, RowState>();
+  for (const [key, branch] of locked) states.set(key, { branch: { ...branch }, batches: batchesByKey.get(key) ?? [], reason: '' });
+
+  const batchDeltas = new Map<string, { batchId: string; dq: number; dr: number }>();
+  const movements: (Omit<repo.MovementHead, 'userId' | 'at'> & repo.MovementLine)[] = [];
   const results: StockChangeResult[] = [];
-  for (const change of changes) results.push(await applyStockChange(q, ctx, change));
+  for (const change of changes) {
+    const state = states.get(repo.stockKeyOf(change))!;
+    const { branch, batches } = state;
+    const amount = 'quantity' in change ? change.quantity : change.delta;
+    const target = change.batch;
+    const named = target && 'batchId' in target ? batches.find((b) => b.id === target.batchId) : undefined;
+    if (target && 'batchId' in target && !named) throw new AppError('NOT_FOUND', { details: { batchId: target.batchId } });
+
+    // The pieces per batch, and which column they move: dq = sellable, dr = reserved.
+    const moves: { batch: LedgerBatch; dq: number; dr: number; delta: number }[] = [];
+    const includeExpired = change.includeExpired ?? !SELLABLE_ONLY_KINDS.includes(change.kind);
+    const allocate = async (field: 'quantity' | 'reservedQuantity', requested: number, expired: boolean): Promise<Allocation[]> => {
+      const pool = named ? [named] : batches;
+      const result = allocateFefo(
+        pool.map((b) => toAllocatable(b, field)),
+        requested,
+        { today, includeExpired: expired },
+      );
+      if (result.shortfall > 0) await insufficient(q, pharmacyId, change.productId, result.available, requested);
+      return result.allocations;
+    };
+    const byId = (id: string) => batches.find((b) => b.id === id)!;
+
+    if (change.kind === 'reserve') {
+      for (const a of await allocate('quantity', amount, false)) moves.push({ batch: byId(a.batchId), dq: -a.quantity, dr: a.quantity, delta: 0 });
+    } else if (change.kind === 'release') {
+      for (const a of await allocate('reservedQuantity', amount, true)) moves.push({ batch: byId(a.batchId), dq: a.quantity, dr: -a.quantity, delta: 0 });
+    } else if (change.kind === 'reserved_sold') {
+      for (const a of await allocate('reservedQuantity', -amount, true)) moves.push({ batch: byId(a.batchId), dq: 0, dr: -a.quantity, delta: -a.quantity });
+    } else if (amount < 0) {
+      for (const a of await allocate('quantity', -amount, includeExpired)) moves.push({ batch: byId(a.batchId), dq: -a.quantity, dr: 0, delta: -a.quantity });
+    } else {
+      const batch = await batchForIncrease(q, pharmacyId, change, branch, batches, today, now);
+      moves.push({ batch, dq: amount, dr: 0, delta: amount });
+    }
+
+    const takes: BatchTake[] = [];
+    for (const move of moves) {
+      move.batch.quantity += move.dq;
+      move.batch.reservedQuantity += move.dr;
+      branch.quantity += move.dq;
+      branch.reservedQuantity += move.dr;
+      takes.push(take(move.batch, Math.abs(move.dq !== 0 ? move.dq : move.dr)));
+      const sum = batchDeltas.get(move.batch.id) ?? { batchId: move.batch.id, dq: 0, dr: 0 };
+      sum.dq += move.dq;
+      sum.dr += move.dr;
+      batchDeltas.set(move.batch.id, sum);
+      movements.push({
+        branchId: change.branchId,
+        productId: change.productId,
+        kind: change.kind,
+        reason: change.reason,
+        referenceType: change.reference?.type ?? null,
+        referenceId: change.reference?.id ?? null,
+        batchId: move.batch.id,
+        delta: move.delta,
+        quantityAfter: branch.quantity + branch.reservedQuantity,
+        batchQuantityAfter: move.batch.quantity + move.batch.reservedQuantity,
+      });
+    }
+    state.reason = change.reason;
+    results.push({ branchId: change.branchId, productId: change.productId, quantity: branch.quantity, reservedQuantity: branch.reservedQuantity, batches: takes });
+  }
+
+  const touched = [...new Set(changes.map((c) => repo.stockKeyOf(c)))];
+  const sequences = await repo.writeLedger(q, pharmacyId, {
+    userId: ctx.userId,
+    at: now,
+    batches: [...batchDeltas.values()],
+    movements,
+    branchRows: touched.map((key) => {
+      const state = states.get(key)!;
+      const [branchId, productId] = key.split(':') as [string, string];
+      return { branchId, productId, quantity: state.branch.quantity, reservedQuantity: state.branch.reservedQuantity, reason: state.reason, at: now };
+    }),
+  });
+  changes.forEach((change, i) => {
+    const result = results[i]!;
+    recordEvent(q, pharmacyId, {
+      productId: change.productId,
+      branchId: change.branchId,
+      quantity: result.quantity,
+      reservedQuantity: result.reservedQuantity,
+      reason: change.reason,
+      at: now.toISOString(),
+      seq: sequences.get(repo.stockKeyOf(change)),
+    });
+  });
   return results;
 }
 

@@ -44,10 +44,10 @@ export function lockStockRows(
   ctx: Pick<RequestContext, 'pharmacyId'>,
   keys: readonly { branchId: string; productId: string; create?: boolean }[],
 ): Promise<void> {
-  return ledger.lockStockRows(q, ctx.pharmacyId, keys);
+  return ledger.lockStockRows(q, ctx.pharmacyId, keys).then(() => undefined);
 }
 
-/** The live stock events this transaction has recorded so far (they are NOTIFYed right before it commits). */
+/** The live stock events this transaction has recorded so far (they are published when it commits). */
 export const stockEventsOf = ledger.stockEventsOf;
 
 /**

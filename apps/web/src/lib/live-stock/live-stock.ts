@@ -3,6 +3,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { productsChangedEventSchema, stockEventSchema, type StockEvent } from '@pharmapoint/domain/events';
 import type { ProductListResponse } from '@pharmapoint/domain/products';
 import {
+  acceptInOrder,
   applyUpdate,
   displayedQuantity,
   expireUpdates,
@@ -159,6 +160,8 @@ export function applyStockEvent(queryClient: QueryClient, event: { productId: st
 }
 
 let source: EventSource | null = null;
+/** The ledger sequence of the last stock event applied, per branch and product (acceptInOrder). */
+const appliedSequences = new Map<string, number>();
 let users = 0;
 let everReady = false;
 let reopen: ReturnType<typeof setTimeout> | null = null;
@@ -182,7 +185,7 @@ function openStream(queryClient: QueryClient, reopened = false): void {
   stream.addEventListener('stock', (event) => {
     try {
       const parsed = stockEventSchema.safeParse(JSON.parse((event as MessageEvent<string>).data));
-      if (parsed.success) {
+      if (parsed.success && acceptInOrder(appliedSequences, parsed.data)) {
         applyStockEvent(queryClient, parsed.data);
         signal({ type: 'stock', event: parsed.data });
       }

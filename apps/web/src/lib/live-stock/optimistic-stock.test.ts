@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  acceptInOrder,
   applyUpdate,
   displayedQuantity,
   expectedQuantity,
@@ -78,5 +79,22 @@ describe('optimistic stock updates', () => {
     expect(expectedQuantity(10, -3)).toBe(7);
     expect(expectedQuantity(2, -5)).toBe(0);
     expect(expectedQuantity(2, 5)).toBe(7);
+  });
+});
+
+describe('acceptInOrder', () => {
+  it('drops a stock event older than the last one applied for the same product and branch', () => {
+    const applied = new Map<string, number>();
+    const event = (seq: number | undefined, productId = 'p1', branchId = 'b1') => ({ productId, branchId, seq });
+    expect(acceptInOrder(applied, event(10))).toBe(true);
+    expect(acceptInOrder(applied, event(12))).toBe(true);
+    // Arrived late through another server instance.
+    expect(acceptInOrder(applied, event(11))).toBe(false);
+    // Two changes of one transaction share its sequence.
+    expect(acceptInOrder(applied, event(12))).toBe(true);
+    // Other stock keeps its own order; an event without a sequence is always applied.
+    expect(acceptInOrder(applied, event(3, 'p2'))).toBe(true);
+    expect(acceptInOrder(applied, event(3, 'p1', 'b2'))).toBe(true);
+    expect(acceptInOrder(applied, event(undefined))).toBe(true);
   });
 });

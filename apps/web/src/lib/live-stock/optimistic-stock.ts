@@ -141,3 +141,17 @@ export function patchStockRows<T extends StockRow>(rows: readonly T[], event: { 
 export function expectedQuantity(currentQuantity: number, delta: number): number {
   return Math.max(0, currentQuantity + delta);
 }
+
+/**
+ * Should a stock event be applied? Events reach a tab through different server instances, so one can arrive after a
+ * later change of the same stock: its ledger sequence (seq) tells. Records the sequence of an event it accepts in
+ * `applied` (per branch and product); an event without one (an older server) is always applied.
+ */
+export function acceptInOrder(applied: Map<string, number>, event: { productId: string; branchId: string; seq?: number }): boolean {
+  if (event.seq === undefined) return true;
+  const key = `${event.branchId}:${event.productId}`;
+  const last = applied.get(key);
+  if (last !== undefined && event.seq < last) return false;
+  applied.set(key, event.seq);
+  return true;
+}
