@@ -5,8 +5,10 @@
 //   - warm: the same profile opening /pos again (JavaScript from the HTTP cache, the catalogue from IndexedDB,
 //     revalidated in the background);
 // and, for each, when the catalogue was ready (data-catalogue="ready"). Prints a markdown table; never passes or
-// fails on time. The server runs on PostgreSQL (a fresh database on BENCH_DATABASE_URL, seeded), so that the
-// 50,000 products can be inserted beside it; it serves a build of the web app of its own (in a temporary folder).
+// fails on time. Run 1's cold request is the server's first for the branch (the answer is built); the later runs'
+// are answered from the server's per-branch cache (decision 0064). The server runs on PostgreSQL (a fresh database
+// on BENCH_DATABASE_URL, seeded), so that the 50,000 products can be inserted beside it; it serves a build of the web
+// app of its own (in a temporary folder).
 // Run: npx tsx bench/pos-first-search.ts   (BENCH_RUNS=3, BENCH_PORT=4111, BENCH_PRODUCTS=50000)
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -162,6 +164,8 @@ try {
   console.log('| run | cold: first result ms | cold: catalogue ready ms | warm: first result ms | warm: catalogue ready ms |');
   console.log('| ---: | ---: | ---: | ---: | ---: |');
   for (const row of rows) console.log(row);
+  console.log("\nRun 1's cold request is the server's first for the branch (built); the later runs' are answered from the server's");
+  console.log('per-branch cache (decision 0064), as they are after any request since the last change of the branch\'s rows.');
   console.log('\nThe store\'s marks (ms after navigation start):');
   for (const line of marks) console.log(line);
   console.log(`\nLoad after: ${execSync('uptime', { encoding: 'utf8' }).trim()}`);

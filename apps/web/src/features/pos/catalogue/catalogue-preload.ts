@@ -10,11 +10,31 @@ import { hasSessionHint } from '@/lib/session-hint';
  * Type-only imports: nothing of the till loads with the entry.
  */
 
-export interface PreloadedCatalogue {
-  response: PosCatalogueResponse;
-  etag: string | null;
-  /** The JSON text as it came (the store keeps it in IndexedDB as it is). */
-  text: string;
+/** The answer, or the server's 304 for the ETag named (the last copy this browser kept). */
+export type PreloadedCatalogue = { response: PosCatalogueResponse; etag: string | null } | { unchanged: string };
+
+/** The ETag of the last catalogue copy kept in IndexedDB (any branch): named by the preload (304 when current). */
+const KEPT_ETAG_KEY = 'pp:pos-catalogue:etag';
+
+export function rememberKeptEtag(etag: string | null): void {
+  try {
+    if (etag) localStorage.setItem(KEPT_ETAG_KEY, etag);
+    else localStorage.removeItem(KEPT_ETAG_KEY);
+  } catch {
+    // No storage: the preload asks for the whole answer.
+  }
+}
+
+export function forgetKeptEtag(): void {
+  rememberKeptEtag(null);
+}
+
+function keptEtag(): string | null {
+  try {
+    return localStorage.getItem(KEPT_ETAG_KEY);
+  } catch {
+    return null;
+  }
 }
 
 let preloaded: Promise<PreloadedCatalogue | null> | null = null;
@@ -32,11 +52,13 @@ export function preloadPosCatalogue(): void {
   } catch {
     // No User Timing: nothing to mark.
   }
-  preloaded = fetch('/api/pos/catalogue', { credentials: 'same-origin', headers: { Accept: 'application/json' } })
-    .then(async (res) => {
-      if (!res.ok) return null;
-      const text = await res.text();
-      return { response: JSON.parse(text) as PosCatalogueResponse, etag: res.headers.get('etag'), text };
+  const etag = keptEtag();
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (etag) headers['If-None-Match'] = etag;
+  preloaded = fetch('/api/pos/catalogue', { credentials: 'same-origin', headers })
+    .then(async (res): Promise<PreloadedCatalogue | null> => {
+      if (res.status === 304 && etag) return { unchanged: etag };
+      return res.ok ? { response: (await res.json()) as PosCatalogueResponse, etag: res.headers.get('etag') } : null;
     })
     .catch(() => null);
 }
@@ -46,7 +68,8 @@ export function takePreloadedCatalogue(branchId: string): Promise<PreloadedCatal
   const pending = preloaded;
   if (!pending) return null;
   preloaded = null;
-  return pending.then((p) => (p && p.response?.branchId === branchId && p.response.columns ? p : null));
+  // A 304 names the copy kept: the store checks it is the one it shows (and so of its branch).
+  return pending.then((p) => (p && ('unchanged' in p || (p.response?.branchId === branchId && p.response.columns)) ? p : null));
 }
 
 /** Tests: forget any preload. */

@@ -11,7 +11,7 @@ import i18n from '@/i18n';
 import { api, ApiError } from '@/lib/api';
 import { onLiveStock, whenLiveStockReady, type LiveStockSignal } from '@/lib/live-stock/live-stock';
 import { applyStockChange, positionsOf, type StockChange } from '@/features/pos/catalogue/catalogue-state';
-import { takePreloadedCatalogue } from '@/features/pos/catalogue/catalogue-preload';
+import { forgetKeptEtag, rememberKeptEtag, takePreloadedCatalogue } from '@/features/pos/catalogue/catalogue-preload';
 
 /**
  * The till's catalogue of one branch, shared by every component of the tab that shows it (decision 0024): read
@@ -34,26 +34,19 @@ export interface CatalogueState {
 }
 
 /**
- * The copy kept in IndexedDB (decision 0064): the answer's JSON text as it came, with its ETag. One string is
- * copied into the store at once; the parsed answer (a million values) took a long structured clone on the main
- * thread, right when the first results were to be drawn.
+ * The copy kept in IndexedDB: the answer as it came, with its ETag (decision 0064; copies from before have none).
+ * Kept parsed: reading it back (a structured clone) was faster than parsing its text again, and reading is what the
+ * till waits for; the write waits until the page is idle.
  */
-interface StoredCatalogue {
-  branchId: string;
-  etag: string | null;
-  text: string;
-}
+type StoredCatalogue = PosCatalogueResponse & { etag?: string | null };
 
-/** The IndexedDB key of a branch's copy (bump the version when the stored shape changes). */
-export const cacheKey = (branchId: string) => `pp:pos-catalogue:v2:${branchId}`;
-/** The key of the copies kept before decision 0064 (the parsed answer): removed when seen. */
-const oldCacheKey = (branchId: string) => `pp:pos-catalogue:v1:${branchId}`;
+/** The IndexedDB key of a branch's copy (bump the version when the wire shape changes). */
+export const cacheKey = (branchId: string) => `pp:pos-catalogue:v1:${branchId}`;
 
-/** An answer of the server: parsed, its ETag, and its text when it came as text (to keep as it is). */
+/** An answer of the server, parsed, with its ETag. */
 interface Fetched {
   response: PosCatalogueResponse;
   etag: string | null;
-  text: string | null;
 }
 
 /**
@@ -148,9 +141,7 @@ export class BranchCatalogueStore {
       // A fetch that answered first wins over the copy.
       if (cached && this.state.at === null) {
         try {
-          const response = JSON.parse(cached.text) as PosCatalogueResponse;
-          if (response.branchId !== this.branchId) throw new Error('another branch');
-          this.setItems(decodeCatalogue(response), { status: 'ready', error: null, at: response.at });
+          this.setItems(decodeCatalogue(cached), { status: 'ready', error: null, at: cached.at });
           this.etag = cached.etag ?? null;
           mark('cache-shown');
         } catch {
@@ -175,9 +166,11 @@ export class BranchCatalogueStore {
     const preloaded = manual ? null : takePreloadedCatalogue(this.branchId);
     const run = async () => {
       try {
-        let fresh: Fetched | null = preloaded ? await preloaded : null;
-        const fromPreload = fresh !== null;
-        if (fresh) {
+        const early = preloaded ? await preloaded : null;
+        // The preload's answer, or its 304 for the copy shown (it named the ETag of the last copy kept).
+        const fromPreload = early !== null && ('response' in early || (early.unchanged === this.etag && this.state.items !== EMPTY));
+        let fresh: Fetched | null = early && 'response' in early ? early : null;
+        if (fromPreload) {
           mark('preload-used');
         } else {
           await whenLiveStockReady(STREAM_WAIT_MS);
@@ -203,7 +196,7 @@ export class BranchCatalogueStore {
         if (refused) {
           // Not this user's branch (or not any more): no copy of it stays in this browser.
           void del(cacheKey(this.branchId)).catch(() => undefined);
-          void del(oldCacheKey(this.branchId)).catch(() => undefined);
+          forgetKeptEtag();
           this.update({ status: 'error', error: error.message, items: EMPTY, positions: new Map(), index: buildCatalogueIndex(EMPTY), at: null });
         } else if (this.state.items !== EMPTY) {
           this.update({ status: 'ready', error: i18n.t('posSearch:refreshFailed') });
@@ -226,14 +219,15 @@ export class BranchCatalogueStore {
   }
 
   /** A fresh answer shown: decoded, the stock events heard while it was on its way applied, indexed, kept. */
-  private show({ response, etag, text }: Fetched): void {
+  private show({ response, etag }: Fetched): void {
     let items: readonly PosCatalogueItem[] = decodeCatalogue(response);
     const positions = positionsOf(items);
     for (const change of this.heard ?? []) items = applyStockChange(items, positions, this.branchId, change).items;
     this.etag = etag;
     this.update({ status: 'ready', error: null, items, positions, index: buildCatalogueIndex(items), at: response.at });
     mark('fetched');
-    void writeCache({ branchId: this.branchId, etag, text: text ?? JSON.stringify(response) }).then(() => mark('cache-written'));
+    // When the page is idle: the copy's structured clone must not hold up the first results.
+    whenIdle(() => void writeCache(this.branchId, { ...response, etag }).then(() => mark('cache-written')));
   }
 
   private onSignal(signal: LiveStockSignal): void {
@@ -283,27 +277,30 @@ async function fetchCatalogue(branchId: string, etag: string | null): Promise<Fe
     res = null;
   }
   if (res?.status === 304) return null;
-  if (res?.ok) {
-    const text = await res.text();
-    return { response: JSON.parse(text) as PosCatalogueResponse, etag: res.headers.get('etag'), text };
-  }
-  return { response: await api.get<PosCatalogueResponse>('/api/pos/catalogue', { query: { branchId } }), etag: null, text: null };
+  if (res?.ok) return { response: (await res.json()) as PosCatalogueResponse, etag: res.headers.get('etag') };
+  return { response: await api.get<PosCatalogueResponse>('/api/pos/catalogue', { query: { branchId } }), etag: null };
 }
 
 async function readCache(branchId: string): Promise<StoredCatalogue | undefined> {
   try {
-    void del(oldCacheKey(branchId)).catch(() => undefined);
     const value = (await get(cacheKey(branchId))) as StoredCatalogue | undefined;
-    return value && value.branchId === branchId && typeof value.text === 'string' ? value : undefined;
+    return value && value.branchId === branchId && value.columns ? value : undefined;
   } catch {
     // No IndexedDB (private mode, tests): the catalogue is fetched every time.
     return undefined;
   }
 }
 
-async function writeCache(copy: StoredCatalogue): Promise<void> {
+/** Runs `work` when the page is idle (at most 2 s later). */
+function whenIdle(work: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => work(), { timeout: 2000 });
+  else setTimeout(work, 200);
+}
+
+async function writeCache(branchId: string, copy: StoredCatalogue): Promise<void> {
   try {
-    await set(cacheKey(copy.branchId), copy);
+    await set(cacheKey(branchId), copy);
+    rememberKeptEtag(copy.etag ?? null);
   } catch {
     // Storage full or unavailable: the next reload fetches.
   }
