@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { formatMpesaPhone, isMpesaPhone, normalizeMpesaPhone } from './phone.ts';
-import { completeSaleSchema, paymentMethodKey } from './sales.ts';
+import { completeSaleSchema, INVOICE_PREFIX, paymentMethodKey } from './sales.ts';
+import { DATE_PRESETS } from './sales-history.ts';
 import type { Settings } from './settings.ts';
+import { calendarDate, text } from './text.ts';
 
 /**
  * M-Pesa at the till (issue 11 item 7, decision 0058): the cashier sends an STK push for the sale's exact total to
@@ -27,7 +29,8 @@ export const MPESA_PHONE_MESSAGE = 'Please enter a valid M-Pesa number';
 export const TILL_MPESA_WAIT_SECONDS = 120;
 export const TILL_MPESA_POLL_MS = 2000;
 
-export const TILL_MPESA_STATUSES = ['pending', 'completed', 'failed', 'cancelled', 'unmatched'] as const;
+/** 'resolved': unmatched money the owner reconciled (refunded to the customer or applied to a sale; decision 0068). */
+export const TILL_MPESA_STATUSES = ['pending', 'completed', 'failed', 'cancelled', 'unmatched', 'resolved'] as const;
 export type TillMpesaStatus = (typeof TILL_MPESA_STATUSES)[number];
 
 /** Why money received completed no sale, or what else an owner must look at (the reconciliation list). */
@@ -51,10 +54,14 @@ export const TILL_MPESA_ATTENTION_TEXT: Record<TillMpesaAttention, string> = {
   duplicate_payment: 'A second M-Pesa payment arrived for a sale already paid.',
 };
 
-/** A request moves only forward (the migration's comment): pending -> anything; failed and cancelled -> unmatched. */
+/**
+ * A request moves only forward (the migration's comment): pending -> completed | failed | cancelled | unmatched;
+ * failed and cancelled -> unmatched; unmatched -> resolved (the owner reconciled it, decision 0068).
+ */
 export function canMoveTillPayment(from: TillMpesaStatus, to: TillMpesaStatus): boolean {
-  if (from === 'pending') return to !== 'pending';
+  if (from === 'pending') return to !== 'pending' && to !== 'resolved';
   if (from === 'failed' || from === 'cancelled') return to === 'unmatched';
+  if (from === 'unmatched') return to === 'resolved';
   return false;
 }
 
@@ -95,6 +102,25 @@ export const TILL_MPESA_CANCEL_TEXT = {
 /** Who may read the till's M-Pesa requests and reconcile unmatched money: the owner and whoever keeps the books. */
 export const TILL_MPESA_RECONCILE_PERMISSIONS = ['report:financial', 'settings:admin'] as const;
 
+/** How the owner reconciled unmatched money (decision 0068). */
+export const TILL_MPESA_RESOLUTIONS = ['refunded', 'applied'] as const;
+export type TillMpesaResolutionKind = (typeof TILL_MPESA_RESOLUTIONS)[number];
+
+export const TILL_MPESA_RESOLUTION_LIMITS = { reference: 60, note: 500, invoiceNumber: 40 } as const;
+
+/** What the owner recorded when reconciling: who, when, how, and the sale the money was applied to. */
+export const tillMpesaResolutionSchema = z.object({
+  kind: z.enum(TILL_MPESA_RESOLUTIONS),
+  /** The reference of the reversal or refund (refunded); null when applied. */
+  reference: z.string().nullable(),
+  note: z.string(),
+  /** The sale the money was applied to (applied). */
+  sale: z.object({ id: z.uuid(), invoiceNumber: z.string() }).nullable(),
+  resolvedBy: z.object({ id: z.uuid(), name: z.string() }),
+  resolvedAt: z.iso.datetime({ offset: true }),
+});
+export type TillMpesaResolution = z.infer<typeof tillMpesaResolutionSchema>;
+
 /** One till payment request as the till and the owner read it. */
 export const tillMpesaRequestSchema = z.object({
   id: z.uuid(),
@@ -112,6 +138,11 @@ export const tillMpesaRequestSchema = z.object({
   /** Whether a sale with saleId exists (completed by this payment or another way). */
   saleRecorded: z.boolean(),
   requestedBy: z.object({ id: z.uuid(), name: z.string() }),
+  branch: z.object({ id: z.uuid(), name: z.string() }),
+  /** The sale with saleId when it exists (completed by this payment, or another way: its invoice for the link). */
+  sale: z.object({ id: z.uuid(), invoiceNumber: z.string() }).nullable(),
+  /** Set once the owner reconciled unmatched money (status resolved). */
+  resolution: tillMpesaResolutionSchema.nullable(),
   createdAt: z.iso.datetime({ offset: true }),
   finishedAt: z.iso.datetime({ offset: true }).nullable(),
 });
@@ -120,13 +151,112 @@ export type TillMpesaRequest = z.infer<typeof tillMpesaRequestSchema>;
 export const tillMpesaResponseSchema = z.object({ request: tillMpesaRequestSchema });
 export type TillMpesaResponse = z.infer<typeof tillMpesaResponseSchema>;
 
-/** GET /api/till-payments: the owner's list (newest first); status=unmatched is the reconciliation list. */
-export const tillMpesaListQuerySchema = z.strictObject({
-  status: z.enum([...TILL_MPESA_STATUSES, 'attention']).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+/**
+ * GET /api/till-payments: the owner's list (newest first), paged on the server; status=unmatched is the
+ * reconciliation list ('attention': unmatched, or flagged and not yet resolved). The date filter is the sales list's
+ * (seed 002 section 4) on the day the request was made, in the pharmacy's time zone; no date: every day.
+ */
+export const tillMpesaListQuerySchema = z
+  .strictObject({
+    status: z.enum([...TILL_MPESA_STATUSES, 'attention'], { error: 'Choose a status.' }).optional(),
+    preset: z.enum(DATE_PRESETS, { error: 'Choose a date range.' }).optional(),
+    from: calendarDate('The start date').optional(),
+    to: calendarDate('The end date').optional(),
+    branchId: z.uuid().optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'The start date must be on or before the end date.', path: ['to'] });
+export type TillMpesaListQueryInput = z.input<typeof tillMpesaListQuerySchema>;
+export type TillMpesaListQuery = z.output<typeof tillMpesaListQuerySchema>;
+export const tillMpesaListResponseSchema = z.object({
+  items: z.array(tillMpesaRequestSchema),
+  /** Every request the filters select (not only this page). */
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
 });
-export const tillMpesaListResponseSchema = z.object({ items: z.array(tillMpesaRequestSchema) });
 export type TillMpesaListResponse = z.infer<typeof tillMpesaListResponseSchema>;
+
+/** 'INV-000123', '000123', '123' or 'inv-123' -> 'INV-000123' (the number as the sale has it); other text trimmed. */
+export function normalizeInvoiceNumber(value: string): string {
+  const trimmed = value.trim().toUpperCase();
+  const digits = /^(?:INV-?)?\s*(\d{1,12})$/.exec(trimmed)?.[1];
+  return digits ? `${INVOICE_PREFIX}${digits.padStart(6, '0')}` : trimmed;
+}
+
+export const TILL_MPESA_RESOLVE_MESSAGES = {
+  reference: 'Enter the reference of the reversal or refund.',
+  note: 'Write a note: how and when the customer was refunded.',
+  invoiceNumber: 'Enter the invoice number of the sale this money paid.',
+} as const;
+
+const resolveNote = text(TILL_MPESA_RESOLUTION_LIMITS.note, 'The note');
+
+/**
+ * POST /api/till-payments/:id/resolve (Idempotency-Key): the owner reconciles unmatched money, either refunded to
+ * the customer (the reversal's or refund's reference and a note) or applied to a sale chosen by its invoice number
+ * (the sale is not changed; the link is recorded; a note is optional).
+ */
+export const tillMpesaResolveSchema = z.discriminatedUnion(
+  'resolution',
+  [
+    z.strictObject({
+      resolution: z.literal('refunded'),
+      reference: text(TILL_MPESA_RESOLUTION_LIMITS.reference, 'The reference').pipe(z.string().min(1, TILL_MPESA_RESOLVE_MESSAGES.reference)),
+      note: resolveNote.pipe(z.string().min(1, TILL_MPESA_RESOLVE_MESSAGES.note)),
+    }),
+    z.strictObject({
+      resolution: z.literal('applied'),
+      invoiceNumber: text(TILL_MPESA_RESOLUTION_LIMITS.invoiceNumber, 'The invoice number')
+        .pipe(z.string().min(1, TILL_MPESA_RESOLVE_MESSAGES.invoiceNumber))
+        .transform(normalizeInvoiceNumber),
+      note: resolveNote.default(''),
+    }),
+  ],
+  { error: 'Choose how the payment was reconciled: refunded to the customer or applied to a sale.' },
+);
+export type TillMpesaResolveInput = z.input<typeof tillMpesaResolveSchema>;
+export type TillMpesaResolve = z.output<typeof tillMpesaResolveSchema>;
+
+/** The dialog's form: one shape for both choices, the fields the choice needs checked as the server checks them. */
+export const tillMpesaResolveFormSchema = z
+  .object({
+    resolution: z.enum(TILL_MPESA_RESOLUTIONS),
+    reference: text(TILL_MPESA_RESOLUTION_LIMITS.reference, 'The reference'),
+    invoiceNumber: text(TILL_MPESA_RESOLUTION_LIMITS.invoiceNumber, 'The invoice number'),
+    note: resolveNote,
+  })
+  .superRefine((form, issues) => {
+    if (form.resolution === 'refunded') {
+      if (form.reference === '') issues.addIssue({ code: 'custom', path: ['reference'], message: TILL_MPESA_RESOLVE_MESSAGES.reference });
+      if (form.note === '') issues.addIssue({ code: 'custom', path: ['note'], message: TILL_MPESA_RESOLVE_MESSAGES.note });
+    } else if (form.invoiceNumber === '') {
+      issues.addIssue({ code: 'custom', path: ['invoiceNumber'], message: TILL_MPESA_RESOLVE_MESSAGES.invoiceNumber });
+    }
+  });
+export type TillMpesaResolveForm = z.input<typeof tillMpesaResolveFormSchema>;
+
+/** The request body of the form's values (only the chosen way's fields). */
+export function tillMpesaResolveBody(form: z.output<typeof tillMpesaResolveFormSchema>): TillMpesaResolveInput {
+  return form.resolution === 'refunded'
+    ? { resolution: 'refunded', reference: form.reference, note: form.note }
+    : { resolution: 'applied', invoiceNumber: form.invoiceNumber, note: form.note };
+}
+
+/** Why a request that is not unmatched cannot be reconciled (409), in the owner's words. */
+export function tillMpesaNotResolvableText(status: TillMpesaStatus): string {
+  switch (status) {
+    case 'resolved':
+      return 'This M-Pesa payment has already been reconciled.';
+    case 'completed':
+      return 'This M-Pesa payment completed its sale: there is nothing to reconcile.';
+    case 'pending':
+      return 'This M-Pesa request is still waiting for the customer: only money that completed no sale can be reconciled.';
+    default:
+      return `This M-Pesa request is ${status}: no money was received, so there is nothing to reconcile.`;
+  }
+}
 
 /** What the till needs of settings.integrations.kopokopo; the problem in words when something is missing. */
 export function tillCredentialsProblem(kopokopo: Settings['integrations']['kopokopo']): string | null {

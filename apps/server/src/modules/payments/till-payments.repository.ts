@@ -1,4 +1,4 @@
-import type { TillMpesaAttention, TillMpesaStatus } from '@pharmapoint/domain/till-mpesa';
+import type { TillMpesaAttention, TillMpesaResolutionKind, TillMpesaStatus } from '@pharmapoint/domain/till-mpesa';
 import type { Queryable } from '../../db/database.ts';
 
 /** One till payment request (migration 0026). */
@@ -23,6 +23,17 @@ export interface TillPaymentRow {
   failureReason: string | null;
   completedSaleId: string | null;
   saleRecorded: boolean;
+  branchName: string;
+  /** The invoice number of the sale with saleId, when it exists. */
+  saleInvoiceNumber: string | null;
+  resolution: TillMpesaResolutionKind | null;
+  resolutionReference: string | null;
+  resolutionNote: string | null;
+  resolvedSaleId: string | null;
+  resolvedSaleInvoiceNumber: string | null;
+  resolvedBy: string | null;
+  resolvedByName: string | null;
+  resolvedAt: string | null;
   createdAt: string;
   finishedAt: string | null;
 }
@@ -31,9 +42,17 @@ const COLUMNS = `r.pharmacy_id AS "pharmacyId", r.id, r.sale_id AS "saleId", r.b
   COALESCE(NULLIF(u.name, ''), u.email, '') AS "requestedByName", r.requester, r.sale_input AS "saleInput", r.amount_cents AS "amountCents",
   r.phone, r.status, r.attention, r.k2_location AS "k2Location", r.k2_requested_at AS "k2RequestedAt", r.status_queries AS "statusQueries",
   r.mpesa_receipt AS "mpesaReceipt", r.paid_cents AS "paidCents", r.failure_reason AS "failureReason", r.completed_sale_id AS "completedSaleId",
-  EXISTS (SELECT 1 FROM sales s WHERE s.pharmacy_id = r.pharmacy_id AND s.id = r.sale_id) AS "saleRecorded",
+  s.id IS NOT NULL AS "saleRecorded", s.invoice_number AS "saleInvoiceNumber", COALESCE(b.name, '') AS "branchName",
+  r.resolution, r.resolution_reference AS "resolutionReference", r.resolution_note AS "resolutionNote",
+  r.resolved_sale_id AS "resolvedSaleId", rs.invoice_number AS "resolvedSaleInvoiceNumber", r.resolved_by AS "resolvedBy",
+  COALESCE(NULLIF(ru.name, ''), ru.email) AS "resolvedByName", r.resolved_at AS "resolvedAt",
   r.created_at AS "createdAt", r.finished_at AS "finishedAt"`;
-const FROM = `FROM till_payment_requests r LEFT JOIN users u ON u.id = r.requested_by`;
+const FROM = `FROM till_payment_requests r
+  LEFT JOIN users u ON u.id = r.requested_by
+  LEFT JOIN branches b ON b.pharmacy_id = r.pharmacy_id AND b.id = r.branch_id
+  LEFT JOIN sales s ON s.pharmacy_id = r.pharmacy_id AND s.id = r.sale_id
+  LEFT JOIN sales rs ON rs.pharmacy_id = r.pharmacy_id AND rs.id = r.resolved_sale_id
+  LEFT JOIN users ru ON ru.id = r.resolved_by`;
 
 export interface NewTillPayment {
   pharmacyId: string;
@@ -79,13 +98,72 @@ export async function findPendingForSale(q: Queryable, pharmacyId: string, saleI
   return row;
 }
 
-export async function listTillPayments(q: Queryable, pharmacyId: string, filter: { status?: TillMpesaStatus | 'attention'; limit: number }): Promise<TillPaymentRow[]> {
-  const where =
-    filter.status === 'attention' ? ` AND (r.status = 'unmatched' OR r.attention IS NOT NULL)` : filter.status ? ` AND r.status = $3` : '';
-  return q.query<TillPaymentRow>(
-    `SELECT ${COLUMNS} ${FROM} WHERE r.pharmacy_id = $1${where} ORDER BY r.created_at DESC, r.id LIMIT $2`,
-    filter.status && filter.status !== 'attention' ? [pharmacyId, filter.limit, filter.status] : [pharmacyId, filter.limit],
+export interface TillPaymentFilter {
+  status?: TillMpesaStatus | 'attention';
+  branchId?: string;
+  /** Days in the pharmacy's time zone, inclusive. */
+  from?: string;
+  to?: string;
+  timeZone: string;
+  /** The branches the user may see (null: all). */
+  visibleBranchIds: readonly string[] | null;
+  limit: number;
+  offset: number;
+}
+
+function filterSql(pharmacyId: string, f: Omit<TillPaymentFilter, 'limit' | 'offset'>): { where: string; params: unknown[] } {
+  const params: unknown[] = [pharmacyId];
+  const add = (value: unknown) => `$${params.push(value)}`;
+  const clauses = ['r.pharmacy_id = $1'];
+  if (f.status === 'attention') clauses.push(`(r.status = 'unmatched' OR (r.attention IS NOT NULL AND r.status <> 'resolved'))`);
+  else if (f.status) clauses.push(`r.status = ${add(f.status)}`);
+  if (f.branchId) clauses.push(`r.branch_id = ${add(f.branchId)}`);
+  if (f.visibleBranchIds) clauses.push(`r.branch_id = ANY(${add(f.visibleBranchIds)}::uuid[])`);
+  // A day's bounds as instants in the pharmacy's time zone (the index on created_at stays usable).
+  if (f.from || f.to) {
+    const tz = add(f.timeZone);
+    if (f.from) clauses.push(`r.created_at >= (${add(f.from)}::date::timestamp AT TIME ZONE ${tz})`);
+    if (f.to) clauses.push(`r.created_at < ((${add(f.to)}::date + 1)::timestamp AT TIME ZONE ${tz})`);
+  }
+  return { where: clauses.join(' AND '), params };
+}
+
+/** The owner's list: one page, newest first, and how many requests the filters select. */
+export async function listTillPayments(q: Queryable, filter: TillPaymentFilter & { pharmacyId: string }): Promise<{ rows: TillPaymentRow[]; total: number }> {
+  const { where, params } = filterSql(filter.pharmacyId, filter);
+  const rows = await q.query<TillPaymentRow>(
+    `SELECT ${COLUMNS} ${FROM} WHERE ${where} ORDER BY r.created_at DESC, r.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, filter.limit, filter.offset],
   );
+  const [count] = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM till_payment_requests r WHERE ${where}`, params);
+  return { rows, total: count?.n ?? 0 };
+}
+
+/** A sale of the pharmacy by its invoice number (unmatched money applied to it). */
+export async function findSaleByInvoice(q: Queryable, pharmacyId: string, invoiceNumber: string): Promise<{ id: string; invoiceNumber: string; branchId: string; status: string } | undefined> {
+  const [row] = await q.query<{ id: string; invoiceNumber: string; branchId: string; status: string }>(
+    `SELECT id, invoice_number AS "invoiceNumber", branch_id AS "branchId", status FROM sales WHERE pharmacy_id = $1 AND invoice_number = $2`,
+    [pharmacyId, invoiceNumber],
+  );
+  return row;
+}
+
+/** Records the owner's reconciliation of unmatched money; false when the request was no longer unmatched. */
+export async function resolveTillPaymentRow(
+  q: Queryable,
+  pharmacyId: string,
+  id: string,
+  values: { resolution: TillMpesaResolutionKind; reference: string | null; note: string; saleId: string | null; by: string; at: Date },
+): Promise<boolean> {
+  const rows = await q.query(
+    `UPDATE till_payment_requests
+        SET status = 'resolved', resolution = $3, resolution_reference = $4, resolution_note = $5, resolved_sale_id = $6,
+            resolved_by = $7, resolved_at = $8, updated_at = $8
+      WHERE pharmacy_id = $1 AND id = $2 AND status = 'unmatched'
+      RETURNING id`,
+    [pharmacyId, id, values.resolution, values.reference, values.note, values.saleId, values.by, values.at],
+  );
+  return rows.length > 0;
 }
 
 /** Claims the one STK push of a request: true only for the first caller. */

@@ -5,6 +5,7 @@ import {
   tillMpesaIdParamsSchema,
   tillMpesaListQuerySchema,
   tillMpesaListResponseSchema,
+  tillMpesaResolveSchema,
   tillMpesaResponseSchema,
   tillMpesaStartSchema,
 } from '@pharmapoint/domain/till-mpesa';
@@ -14,7 +15,7 @@ import { runTransaction } from '../../platform/transaction.ts';
 import { TILL_CALLBACK_PREFIX } from './k2-config.ts';
 import { readK2Result, verifySignature } from './k2.client.ts';
 import { createTillPaymentsRunner } from './till-payments.jobs.ts';
-import { applyTillResult, cancelTillPayment, getTillPayment, listTillPaymentRequests, startTillPayment, tillK2 } from './till-payments.service.ts';
+import { applyTillResult, cancelTillPayment, getTillPayment, listTillPaymentRequests, resolveTillPayment, startTillPayment, tillK2 } from './till-payments.service.ts';
 
 const PHARMACY_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
@@ -46,7 +47,12 @@ export const registerTillPayments: ModuleRegistrar = (app, deps) => {
     '/api/till-payments',
     {
       config: { access: { anyOf: TILL_MPESA_RECONCILE_PERMISSIONS } },
-      schema: { tags, summary: "The till's M-Pesa requests, newest first (status=unmatched: money that completed no sale)", querystring: tillMpesaListQuerySchema, response: { 200: tillMpesaListResponseSchema } },
+      schema: {
+        tags,
+        summary: "The till's M-Pesa requests, newest first, paged, by status, branch and day (status=unmatched: money that completed no sale)",
+        querystring: tillMpesaListQuerySchema,
+        response: { 200: tillMpesaListResponseSchema },
+      },
     },
     async (request, reply) => app.inTenant(request, reply, (q, ctx) => listTillPaymentRequests(q, ctx, request.query)),
   );
@@ -73,6 +79,21 @@ export const registerTillPayments: ModuleRegistrar = (app, deps) => {
       },
     },
     async (request, reply) => app.inTenant(request, reply, (q, ctx) => cancelTillPayment(q, ctx, request.params.id, request.body)),
+  );
+
+  r.post(
+    '/api/till-payments/:id/resolve',
+    {
+      config: { access: { anyOf: TILL_MPESA_RECONCILE_PERMISSIONS }, idempotent: true },
+      schema: {
+        tags,
+        summary: 'Reconcile unmatched M-Pesa money: refunded to the customer (reference and note) or applied to a sale by invoice number (Idempotency-Key)',
+        params: tillMpesaIdParamsSchema,
+        body: tillMpesaResolveSchema,
+        response: { 200: tillMpesaResponseSchema },
+      },
+    },
+    async (request, reply) => app.inTenant(request, reply, (q, ctx) => resolveTillPayment(q, ctx, request.params.id, request.body)),
   );
 
   // K2's callback for a pharmacy's till: raw bytes, verified with that pharmacy's API key before anything is parsed.

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { canonicalPaymentMethod, checkCompletion, isSaleProblem, saleDateProblem, tillPaymentMethods, type CompleteSale } from '@pharmapoint/domain/sales';
+import { dateRangeOf } from '@pharmapoint/domain/sales-history';
 import { businessDate } from '@pharmapoint/domain/stock';
 import {
   canMoveTillPayment,
@@ -8,15 +9,19 @@ import {
   TILL_MPESA_METHOD,
   tillCredentialsProblem,
   tillMpesaAmountProblem,
+  tillMpesaNotResolvableText,
   type TillMpesaAttention,
   type TillMpesaCancel,
+  type TillMpesaListQuery,
+  type TillMpesaListResponse,
   type TillMpesaRequest,
+  type TillMpesaResolve,
   type TillMpesaStart,
   type TillMpesaStatus,
 } from '@pharmapoint/domain/till-mpesa';
 import type { Config } from '../../config.ts';
 import type { Database, Queryable } from '../../db/database.ts';
-import type { RequestContext } from '../../platform/context.ts';
+import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { enqueueJob } from '../../platform/jobs.ts';
 import { runTransaction } from '../../platform/transaction.ts';
@@ -29,6 +34,7 @@ import { tillKopoKopoConfig, type KopoKopoConfig } from './k2-config.ts';
 import type { K2Result } from './k2.client.ts';
 import {
   findPendingForSale,
+  findSaleByInvoice,
   findTillPayment,
   findTillPaymentByK2Id,
   flagTillPayment,
@@ -36,6 +42,7 @@ import {
   insertTillPaymentEvent,
   listTillPayments,
   moveTillPayment,
+  resolveTillPaymentRow,
   type TillPaymentRow,
 } from './till-payments.repository.ts';
 import { RECONCILE } from './payments.service.ts';
@@ -90,6 +97,19 @@ export function toTillRequest(row: TillPaymentRow): TillMpesaRequest {
     completedSaleId: row.completedSaleId,
     saleRecorded: row.saleRecorded,
     requestedBy: { id: row.requestedBy, name: row.requestedByName },
+    branch: { id: row.branchId, name: row.branchName },
+    sale: row.saleRecorded && row.saleInvoiceNumber ? { id: row.saleId, invoiceNumber: row.saleInvoiceNumber } : null,
+    resolution:
+      row.resolution && row.resolvedBy && row.resolvedAt
+        ? {
+            kind: row.resolution,
+            reference: row.resolutionReference,
+            note: row.resolutionNote ?? '',
+            sale: row.resolvedSaleId && row.resolvedSaleInvoiceNumber ? { id: row.resolvedSaleId, invoiceNumber: row.resolvedSaleInvoiceNumber } : null,
+            resolvedBy: { id: row.resolvedBy, name: row.resolvedByName ?? '' },
+            resolvedAt: new Date(row.resolvedAt).toISOString(),
+          }
+        : null,
     createdAt: new Date(row.createdAt).toISOString(),
     finishedAt: row.finishedAt === null ? null : new Date(row.finishedAt).toISOString(),
   };
@@ -181,14 +201,57 @@ export async function getTillPayment(q: Queryable, ctx: RequestContext, id: stri
   return { request: toTillRequest(row) };
 }
 
-/** GET /api/till-payments: newest first; status=unmatched (or attention) is what the owner reconciles. */
-export async function listTillPaymentRequests(
-  q: Queryable,
-  ctx: RequestContext,
-  query: { status?: TillMpesaStatus | 'attention' | undefined; limit: number },
-): Promise<{ items: TillMpesaRequest[] }> {
-  const rows = await listTillPayments(q, ctx.pharmacyId, { limit: query.limit, ...(query.status ? { status: query.status } : {}) });
-  return { items: rows.map(toTillRequest) };
+/**
+ * GET /api/till-payments: the owner's list, newest first, one page and the count; status=unmatched (or attention) is
+ * what the owner reconciles. Only the branches the user may see; the date filter on the pharmacy's days.
+ */
+export async function listTillPaymentRequests(q: Queryable, ctx: RequestContext, query: TillMpesaListQuery): Promise<TillMpesaListResponse> {
+  if (query.branchId && !canSeeBranch(ctx, query.branchId)) throw new AppError('BRANCH_NOT_ALLOWED');
+  const timeZone = await pharmacyTimeZone(q, ctx.pharmacyId);
+  const range = query.preset ? dateRangeOf(query.preset, businessDate(ctx.now, timeZone), { from: query.from, to: query.to }) : { from: query.from, to: query.to };
+  const { rows, total } = await listTillPayments(q, {
+    pharmacyId: ctx.pharmacyId,
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.branchId ? { branchId: query.branchId } : {}),
+    ...(range.from ? { from: range.from } : {}),
+    ...(range.to ? { to: range.to } : {}),
+    timeZone,
+    visibleBranchIds: ctx.visibleBranchIds,
+    limit: query.limit,
+    offset: query.offset,
+  });
+  return { items: rows.map(toTillRequest), total, limit: query.limit, offset: query.offset };
+}
+
+/**
+ * POST /api/till-payments/:id/resolve (decision 0068): the owner reconciles unmatched money, refunded to the customer
+ * (the reversal's or refund's reference and a note) or applied to a sale of theirs chosen by invoice number (the
+ * sale is not changed; the link is kept). The request's row is locked: only an unmatched request moves, once, to
+ * resolved (409 otherwise, in words). Another pharmacy's request or sale, or one of a branch the user cannot see, is
+ * 404. Audited with who did it.
+ */
+export async function resolveTillPayment(q: Queryable, ctx: RequestContext, id: string, input: TillMpesaResolve): Promise<{ request: TillMpesaRequest }> {
+  const row = await findTillPayment(q, ctx.pharmacyId, id, { forUpdate: true });
+  if (!row || !canSeeBranch(ctx, row.branchId)) throw new AppError('PAYMENT_NOT_FOUND');
+  if (row.status !== 'unmatched') throw new AppError('CONFLICT', { message: tillMpesaNotResolvableText(row.status), details: { status: row.status } });
+  let sale: { id: string; invoiceNumber: string } | null = null;
+  if (input.resolution === 'applied') {
+    const found = await findSaleByInvoice(q, ctx.pharmacyId, input.invoiceNumber);
+    if (!found || !canSeeBranch(ctx, found.branchId)) throw new AppError('NOT_FOUND', { message: `There is no sale with invoice number ${input.invoiceNumber}.` });
+    if (found.status === 'voided') throw new AppError('CONFLICT', { message: `Sale ${found.invoiceNumber} was voided: choose the sale this money paid.` });
+    sale = { id: found.id, invoiceNumber: found.invoiceNumber };
+  }
+  const reference = input.resolution === 'refunded' ? input.reference : null;
+  const moved = await resolveTillPaymentRow(q, ctx.pharmacyId, id, { resolution: input.resolution, reference, note: input.note, saleId: sale?.id ?? null, by: ctx.userId, at: ctx.now });
+  if (!moved) throw new AppError('CONFLICT', { message: tillMpesaNotResolvableText('resolved') });
+  await audit(q, ctx, 'till_payment.resolve', 'till_payment', id, { status: 'unmatched', attention: row.attention, receipt: row.mpesaReceipt, paidCents: row.paidCents }, {
+    status: 'resolved',
+    resolution: input.resolution,
+    ...(reference ? { reference } : {}),
+    ...(sale ? { saleId: sale.id, invoiceNumber: sale.invoiceNumber } : {}),
+    note: input.note,
+  });
+  return getTillPayment(q, ctx, id);
 }
 
 /**
