@@ -1,7 +1,9 @@
-// Where a sale's time goes inside PostgreSQL: runs BENCH_SALES sequential 3-item sales over HTTP (one till, so the
+// Where a write's time goes inside PostgreSQL: runs BENCH_SALES sequential requests over HTTP (one client, so the
 // figures are execution, not queueing) against a fresh PostgreSQL database and times every statement the app sends
-// (node-postgres Client.query, wall time of the round trip on loopback), grouped by the statement's first words.
-// Prints a table of statements per sale and mean ms each, slowest first. Run: npx tsx bench/sale-statements.ts
+// (node-postgres Client.query, wall time of the round trip on loopback), grouped by the statement's first words, and
+// reads the CPU time the database's backends and this process spent per request.
+// BENCH_WRITE=sale (default: a 3-item cash sale), adjustment (a one-line stock adjustment) or product (a new product).
+// Prints a table of statements per request and mean ms each, slowest first. Run: npx tsx bench/sale-statements.ts
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
@@ -10,6 +12,8 @@ import { benchEnv, machine } from './lib/stock-bench.ts';
 const SALES = Number(process.env.BENCH_SALES ?? 300);
 const PRODUCTS = 300;
 const PRICE_CENTS = 1200;
+const WRITE = (process.env.BENCH_WRITE ?? 'sale') as 'sale' | 'adjustment' | 'product';
+if (!['sale', 'adjustment', 'product'].includes(WRITE)) throw new Error(`BENCH_WRITE must be sale, adjustment or product, not ${WRITE}`);
 
 const timings = new Map<string, { count: number; ms: number }>();
 let recording = false;
@@ -41,16 +45,31 @@ try {
   const imported = await fetch(`${env.url}/api/products/import?mode=all-or-nothing`, { method: 'POST', headers: { ...env.headers, 'content-type': 'text/csv' }, body: lines.join('\n') });
   if (imported.status !== 200) throw new Error(`import failed: ${imported.status}`);
   const products = (await env.db.owner.query<{ id: string }>(`SELECT id FROM products WHERE pharmacy_id = $1 AND sku LIKE 'TILL-%'`, [env.pharmacyId])).map((r) => r.id);
+  let n = 0;
+  const requests: Record<typeof WRITE, () => { path: string; body: unknown }> = {
+    sale: () => {
+      const picked = new Set<string>();
+      while (picked.size < 3) picked.add(products[Math.floor(Math.random() * products.length)]!);
+      const id = randomUUID();
+      return {
+        path: '/api/sales',
+        body: { id, lines: [...picked].map((productId) => ({ productId, quantity: 1 })), payments: [{ method: 'Cash', amountCents: PRICE_CENTS * 3 }], expectedTotalCents: PRICE_CENTS * 3 },
+      };
+    },
+    adjustment: () => ({
+      path: '/api/stock/adjustments',
+      body: { reason: 'Statements benchmark', items: [{ productId: products[Math.floor(Math.random() * products.length)]!, delta: 1, reasonType: 'count_correction' }] },
+    }),
+    product: () => ({ path: '/api/products', body: { name: `Statements bench ${(n += 1)}`, sellingPriceCents: 1500, purchasePriceCents: 1000 } }),
+  };
   const sell = async () => {
-    const picked = new Set<string>();
-    while (picked.size < 3) picked.add(products[Math.floor(Math.random() * products.length)]!);
-    const id = randomUUID();
-    const response = await fetch(`${env.url}/api/sales`, {
+    const { path, body } = requests[WRITE]();
+    const response = await fetch(`${env.url}${path}`, {
       method: 'POST',
-      headers: { ...env.headers, 'content-type': 'application/json', 'idempotency-key': id },
-      body: JSON.stringify({ id, lines: [...picked].map((productId) => ({ productId, quantity: 1 })), payments: [{ method: 'Cash', amountCents: PRICE_CENTS * 3 }], expectedTotalCents: PRICE_CENTS * 3 }),
+      headers: { ...env.headers, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: JSON.stringify(body),
     });
-    if (response.status !== 201) throw new Error(`sale refused: ${response.status} ${await response.text()}`);
+    if (response.status !== 201 && response.status !== 200) throw new Error(`${WRITE} refused: ${response.status} ${await response.text()}`);
   };
   for (let i = 0; i < 20; i += 1) await sell();
   // CPU time of the database's server processes (same machine): the backends of this database, read from /proc.
@@ -77,9 +96,9 @@ try {
   const cpu = process.cpuUsage(cpuBefore);
   const ticks = (await backendTicks()) - ticksBefore;
   await new Promise((r) => setTimeout(r, 50));
-  console.log(`\nCPU per sale: PostgreSQL backends ${((ticks * 10) / SALES).toFixed(2)} ms (clock ticks of 10 ms), this Node process (app and client) ${((cpu.user + cpu.system) / 1000 / SALES).toFixed(2)} ms`);
-  console.log(`\nMachine: ${machine()}; ${SALES} sequential sales, ${(elapsed / SALES).toFixed(2)} ms a sale over HTTP\n`);
-  console.log('| statement (first 110 characters) | per sale | mean ms | ms per sale |');
+  console.log(`\nCPU per ${WRITE}: PostgreSQL backends ${((ticks * 10) / SALES).toFixed(2)} ms (clock ticks of 10 ms), this Node process (app and client) ${((cpu.user + cpu.system) / 1000 / SALES).toFixed(2)} ms`);
+  console.log(`\nMachine: ${machine()}; ${SALES} sequential ${WRITE} requests, ${(elapsed / SALES).toFixed(2)} ms each over HTTP\n`);
+  console.log('| statement (first 110 characters) | per request | mean ms | ms per request |');
   console.log('| --- | ---: | ---: | ---: |');
   let total = 0;
   let count = 0;
@@ -88,7 +107,7 @@ try {
     count += n;
     console.log(`| \`${key.replace(/\|/g, '\\|')}\` | ${(n / SALES).toFixed(2)} | ${(ms / n).toFixed(3)} | ${(ms / SALES).toFixed(3)} |`);
   }
-  console.log(`\n${(count / SALES).toFixed(1)} statements a sale, ${(total / SALES).toFixed(2)} ms of database round trips a sale`);
+  console.log(`\n${(count / SALES).toFixed(1)} statements a request, ${(total / SALES).toFixed(2)} ms of database round trips a request`);
 } finally {
   await env.close();
 }

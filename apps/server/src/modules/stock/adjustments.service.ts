@@ -13,7 +13,7 @@ import type { RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import * as repo from './adjustments.repository.ts';
-import { applyStockChange, lockStockRows, type BatchTarget } from './ledger.service.ts';
+import { applyStockChanges, type BatchTarget } from './ledger.service.ts';
 import { resolveBranch } from './stock.service.ts';
 import { findProducts } from './stock.repository.ts';
 
@@ -41,27 +41,26 @@ export async function createAdjustment(q: Queryable, ctx: RequestContext, input:
       });
     }
   });
-  // Every row this adjustment touches, locked (the rows of increases created) in the ledger's global order first.
-  await lockStockRows(
-    q,
-    ctx.pharmacyId,
-    input.items.map((i) => ({ branchId: branch.id, productId: i.productId, create: i.delta > 0 })),
-  );
   const adjustmentId = await repo.insertAdjustment(q, ctx.pharmacyId, { branchId: branch.id, reason: input.reason, userId: ctx.userId, at: ctx.now });
-  const ledger = { pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now };
-  for (const item of input.items) {
-    const batch = await batchOf(q, ctx, branch.id, item);
-    await applyStockChange(q, ledger, {
-      kind: 'adjustment',
-      branchId: branch.id,
-      productId: item.productId,
-      delta: item.delta,
-      ...(batch ? { batch } : {}),
-      reason: `Adjustment: ${ADJUSTMENT_REASON_LABELS[item.reasonType].toLowerCase()}${item.note ? ` (${item.note})` : ''}`,
-      reference: { type: 'stock_adjustment', id: adjustmentId },
-      includeExpired: true,
-    });
-  }
+  const batches = await Promise.all(input.items.map((item) => batchOf(q, ctx, branch.id, item)));
+  // Every line in one ledger call: it locks all their rows in its global order (creating those of increases) first.
+  await applyStockChanges(
+    q,
+    { pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now },
+    input.items.map((item, index) => {
+      const batch = batches[index];
+      return {
+        kind: 'adjustment' as const,
+        branchId: branch.id,
+        productId: item.productId,
+        delta: item.delta,
+        ...(batch ? { batch } : {}),
+        reason: `Adjustment: ${ADJUSTMENT_REASON_LABELS[item.reasonType].toLowerCase()}${item.note ? ` (${item.note})` : ''}`,
+        reference: { type: 'stock_adjustment', id: adjustmentId },
+        includeExpired: true,
+      };
+    }),
+  );
   await repo.insertAdjustmentItems(
     q,
     ctx.pharmacyId,
