@@ -1,4 +1,5 @@
 import type { PosCatalogueItem } from './pos-catalogue.ts';
+import type { SaleCheckLine } from './sale-checks.ts';
 import {
   DEFAULT_REFILL_DAYS,
   lineMinimumAllowedCents,
@@ -288,6 +289,25 @@ export function isTillLineLowMargin(line: TillLine): boolean {
 /** Has the cashier changed the line's price from the branch's list price? */
 export function isPriceOverridden(line: TillLine): boolean {
   return line.unitPriceCents !== unitPriceForMode(line.listPriceCents, line.unitMode, line.packageSize);
+}
+
+/**
+ * The cart's lines as the sale checks take them (sale-checks.ts, decision 0069): the stock the till last heard of,
+ * and Low Margin only for a price the cashier changed (not the list price, nor the price a resumed sale was given at
+ * suspension, `keptPrice`), as the server counts it.
+ */
+export function tillCheckLines(lines: readonly TillLine[], keptPrice?: (productId: string, unitMode: UnitMode) => number | undefined): SaleCheckLine[] {
+  return lines.map((l) => ({
+    productId: l.productId,
+    productName: l.name,
+    quantity: l.quantity,
+    available: l.available,
+    unitPriceCents: l.unitPriceCents,
+    isDda: l.isDda,
+    prescription: l.prescription,
+    needsRefill: l.needsRefill,
+    lowMargin: isPriceOverridden(l) && l.unitPriceCents !== keptPrice?.(l.productId, l.unitMode) && isTillLineLowMargin(l),
+  }));
 }
 
 /** The figures computeCart needs. */

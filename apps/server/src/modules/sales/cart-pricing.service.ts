@@ -1,15 +1,12 @@
 import { DEFAULT_MIN_MARGIN_PERCENT } from '@pharmapoint/domain/margins';
-import { formatMoney } from '@pharmapoint/domain/money';
 import { canGiveDiscounts } from '@pharmapoint/domain/permissions';
 import { isOfferedInBranch } from '@pharmapoint/domain/products';
+import { priceSaleLine, saleCheckRules, settingsMoney, type SaleCheckRules } from '@pharmapoint/domain/sale-checks';
 import {
   computeCart,
   discountPercentOf,
-  isLineLowMargin,
   isWholePackages,
-  lineMinimumAllowedCents,
   SALE_LIMITS,
-  unitPriceForMode,
   type CartFigures,
   type Discount,
   type SaleProblem,
@@ -49,6 +46,10 @@ export interface PricedLine<L extends CartLineRequest> {
   overridden: boolean;
   /** Under the line's minimum allowed price (seed 001's margin rule). */
   lowMargin: boolean;
+  /** Low Margin as the sale checks count it: overridden and under the minimum (sale-checks.ts). */
+  lowMarginOverride: boolean;
+  /** The line's minimum allowed price per unit of its mode. */
+  minimumAllowedCents: number;
 }
 
 export interface PriceCartInput<L extends CartLineRequest> {
@@ -64,8 +65,15 @@ export interface PriceCartInput<L extends CartLineRequest> {
   /**
    * A changed price under the minimum margin is refused here when the settings enforce margins without overrides
    * (completing a sale); a suspension leaves it to its own check, which has the specification's other setting.
+   * Ignored with `rules: 'caller'`.
    */
   refuseLowMargin: boolean;
+  /**
+   * 'here' (the default): the margin and discount rules are refused while pricing. 'caller': pricing refuses only
+   * what the server's data says (unknown, inactive or unpriced product, part packages, a moved price, too large, a
+   * changed total) and the caller judges the rules with the domain's ordered checks (sale-checks.ts, decision 0069).
+   */
+  rules?: 'here' | 'caller';
 }
 
 export interface PricedCart<L extends CartLineRequest> {
@@ -73,6 +81,8 @@ export interface PricedCart<L extends CartLineRequest> {
   cart: CartFigures;
   /** Money in the pharmacy's format, for messages. */
   money: (cents: number) => string;
+  /** The settings and the user's rights as the domain's sale checks take them. */
+  rules: SaleCheckRules;
 }
 
 /** The request's discount as the domain's rules take it. */
@@ -92,17 +102,14 @@ function sellablePrice(product: CartProductRow, branchId: string): number | null
  * Prices a cart from the branch's own prices, as completing and suspending a sale both do (decisions 0023, 0028):
  * the browser's prices and totals are checked, never trusted. Reads the products under the branch rows' locks the
  * caller took; refuses, with the specification's messages, an inactive or unpriced product, part packages, a price
- * changed without pos:price_override, a line or cart too large, a discount the user may not give or above the
- * maximum, and a total other than the one the till showed.
+ * changed without pos:price_override, a line or cart too large, and a total other than the one the till showed; and,
+ * unless the caller judges them itself (`rules: 'caller'`, the ordered checks of decision 0069), a discount the user
+ * may not give or above the maximum and a changed price under the minimum margin.
  */
 export async function priceCart<L extends CartLineRequest>(q: Queryable, ctx: RequestContext, settings: Settings, input: PriceCartInput<L>): Promise<PricedCart<L>> {
-  const money = (cents: number) =>
-    formatMoney(cents, {
-      currencySymbol: settings.currencySymbol,
-      decimalPlaces: settings.decimalPlaces,
-      thousandsSeparator: settings.thousandsSeparator,
-      decimalSeparator: settings.decimalSeparator,
-    });
+  const money = settingsMoney(settings);
+  const rules = saleCheckRules(settings, { mayDiscount: canGiveDiscounts(ctx.subject), mayExceedMaxDiscount: holds(ctx, 'pos:admin') });
+  const rulesHere = (input.rules ?? 'here') === 'here';
   const products = await findCartProducts(q, ctx.pharmacyId, input.branchId, [...new Set(input.lines.map((l) => l.productId))]);
   const mayOverridePrice = holds(ctx, 'pos:price_override');
   const defaultMargin = settings.defaultMinMargin > 0 ? settings.defaultMinMargin : DEFAULT_MIN_MARGIN_PERCENT;
@@ -121,25 +128,26 @@ export async function priceCart<L extends CartLineRequest>(q: Queryable, ctx: Re
         details: { productId: product.id, packageSize },
       });
     }
-    const listPrice = unitPriceForMode(piecePrice, line.unitMode, packageSize);
-    const unitPrice = line.unitPriceCents ?? listPrice;
-    const overridden = unitPrice !== listPrice && unitPrice !== input.keptPrice?.(product.id, line.unitMode);
+    const marginBasisPoints = product.branch_min_margin_basis_points ?? product.product_min_margin_basis_points;
+    const figures = priceSaleLine(
+      {
+        piecePriceCents: piecePrice!,
+        costCents: product.purchase_price_cents ?? 0,
+        minMarginPercent: marginBasisPoints !== null ? marginBasisPoints / 100 : defaultMargin,
+        packageSize,
+      },
+      line,
+      input.keptPrice?.(product.id, line.unitMode),
+    );
+    const { listPriceCents: listPrice, unitPriceCents: unitPrice, overridden, underMinimum: lowMargin, minimumAllowedCents: minimum } = figures;
     // A price other than the branch's: the cashier's till was out of date, or an override that needs its permission.
     if (overridden && !mayOverridePrice) refuse({ code: 'SALE_PRICE_CHANGED', values: { product: product.name, price: money(listPrice) } }, { productId: product.id, listPriceCents: listPrice });
-    const marginBasisPoints = product.branch_min_margin_basis_points ?? product.product_min_margin_basis_points;
-    const minimum = lineMinimumAllowedCents({
-      costCents: product.purchase_price_cents ?? 0,
-      minMarginPercent: marginBasisPoints !== null ? marginBasisPoints / 100 : defaultMargin,
-      unitMode: line.unitMode,
-      packageSize,
-    });
-    const lowMargin = isLineLowMargin(unitPrice, minimum);
     // Margins are enforced on prices changed at the till; the branch's own list price is the pharmacy's decision.
-    if (input.refuseLowMargin && overridden && lowMargin && settings.enforceMargins && !settings.allowOverrideMargins) {
+    if (rulesHere && input.refuseLowMargin && figures.lowMargin && settings.enforceMargins && !settings.allowOverrideMargins) {
       refuse({ code: 'SALE_LOW_MARGIN', values: { product: product.name } }, { productId: product.id, minimumAllowedCents: minimum });
     }
     if (unitPrice * (line.quantity / (line.unitMode === 'W' ? packageSize : 1)) > SALE_LIMITS.lineCents) refuse({ code: 'SALE_TOO_LARGE' });
-    return { line, product, packageSize, listPrice, unitPrice, overridden, lowMargin };
+    return { line, product, packageSize, listPrice, unitPrice, overridden, lowMargin, lowMarginOverride: figures.lowMargin, minimumAllowedCents: minimum };
   });
 
   const cart = computeCart(
@@ -155,9 +163,9 @@ export async function priceCart<L extends CartLineRequest>(q: Queryable, ctx: Re
     { settingsTaxRatePercent: settings.taxRate, currency: settings.currency },
   );
   if (cart.totalCents > SALE_LIMITS.saleCents) refuse({ code: 'SALE_TOO_LARGE' });
-  if (cart.discountCents > 0) {
-    if (!canGiveDiscounts(ctx.subject)) refuse({ code: 'SALE_DISCOUNT_DENIED' });
-    if (discountPercentOf(cart.subtotalCents, cart.discountCents) > settings.maxDiscount && !holds(ctx, 'pos:admin')) {
+  if (rulesHere && cart.discountCents > 0) {
+    if (!rules.mayDiscount) refuse({ code: 'SALE_DISCOUNT_DENIED' });
+    if (discountPercentOf(cart.subtotalCents, cart.discountCents) > settings.maxDiscount && !rules.mayExceedMaxDiscount) {
       refuse({ code: 'SALE_DISCOUNT_ABOVE_MAX', values: { max: settings.maxDiscount } });
     }
   }
@@ -167,5 +175,5 @@ export async function priceCart<L extends CartLineRequest>(q: Queryable, ctx: Re
       { totalCents: cart.totalCents, subtotalCents: cart.subtotalCents, discountCents: cart.discountCents, taxCents: cart.taxCents },
     );
   }
-  return { priced, cart, money };
+  return { priced, cart, money, rules };
 }

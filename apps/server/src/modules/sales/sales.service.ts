@@ -1,12 +1,11 @@
+import { checkSaleCompletion } from '@pharmapoint/domain/sale-checks';
 import {
   canonicalPaymentMethod,
-  checkCompletion,
   DEFAULT_REFILL_DAYS,
   formatInvoiceNumber,
   isSaleProblem,
   paymentStatus,
   refillDueDate,
-  saleDateProblem,
   taxRateBasisPointsOf,
   tillPaymentMethods,
   WALK_IN_CUSTOMER,
@@ -22,7 +21,7 @@ import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import { findCustomer } from '../contacts/contacts.service.ts';
 import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts';
-import { applyStockChanges, lockStockRows, resolveBranch, restampReason, type StockChange, type StockChangeResult } from '../stock/stock.service.ts';
+import { applyStockChanges, lockStockRows, resolveBranch, restampReason, sellableStock, type StockChange, type StockChangeResult } from '../stock/stock.service.ts';
 import { completeSuspendedSale, takeSuspendedSale, type HeldReservation } from '../suspended-sales/suspended-sales.service.ts';
 import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
 import { priceCart, refuse, type CartProductRow } from './cart-pricing.service.ts';
@@ -70,17 +69,17 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   const { settings } = await loadSettings(q, ctx.pharmacyId);
   const today = businessDate(ctx.now, await pharmacyTimeZone(q, ctx.pharmacyId));
   const saleDate = input.saleDate ?? today;
-  const dateProblem = saleDateProblem(saleDate, today);
-  if (dateProblem) refuse(dateProblem);
   const client = input.clientId ? await findCustomer(q, ctx, input.clientId) : null;
 
-  // Lock the branch's stock rows first (the ledger's one global order), then read prices and stock under the locks.
+  // Lock the branch's stock rows first (the ledger's one global order), then read stock and prices under the locks.
+  // The ledger is handed the locked rows and their batches: it neither locks nor reads them again (decision 0069).
   const needed = piecesByProduct(input.lines);
   const productIds = [...needed.keys()];
   // A resumed sale also locks the products it reserved and no longer sells (they are released below).
   const lockIds = held ? [...new Set([...productIds, ...held.batches.keys()])] : productIds;
-  await lockStockRows(q, ctx, lockIds.map((productId) => ({ branchId: branch.id, productId })));
-  const { priced, cart, money } = await priceCart(q, ctx, settings, {
+  const locked = await lockStockRows(q, ctx, lockIds.map((productId) => ({ branchId: branch.id, productId })));
+  const sellable = await sellableStock(q, locked, today);
+  const { priced, cart, money, rules } = await priceCart(q, ctx, settings, {
     branchId: branch.id,
     lines: input.lines,
     discount: input.discount,
@@ -91,6 +90,8 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
       throw new AppError('NOT_FOUND', { details: { productId, line: index + 1 } });
     },
     refuseLowMargin: true,
+    // The margin and discount rules are judged below, in the order of every other check.
+    rules: 'caller',
   });
 
   const methods = tillPaymentMethods(settings.paymentMethods);
@@ -99,24 +100,39 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
     if (p.method !== '' && !methods.includes(p.method)) refuse({ code: 'SALE_PAYMENT_METHOD_UNKNOWN', values: { method: p.method } });
   }
 
-  const outcome = checkCompletion(
-    priced.map((p) => ({
-      quantity: needed.get(p.product.id) ?? p.line.quantity,
-      available: (p.product.quantity ?? 0) + reservedPieces(held, p.product.id, today),
+  // Every check of seed 001 section 5 in the one order the till uses too (sale-checks.ts, decision 0069).
+  const available = (productId: string) => (sellable.get(productId) ?? 0) + reservedPieces(held, productId, today);
+  const outcome = checkSaleCompletion({
+    lines: priced.map((p) => ({
+      productId: p.product.id,
+      productName: p.product.name,
+      quantity: p.line.quantity,
+      available: available(p.product.id),
+      unitPriceCents: p.unitPrice,
       isDda: p.product.is_dda,
       prescription: p.line.prescription,
+      needsRefill: p.line.needsRefill,
+      lowMargin: p.lowMarginOverride,
     })),
+    clientId: client?.id ?? null,
+    subtotalCents: cart.subtotalCents,
+    discountCents: cart.discountCents,
+    totalCents: cart.totalCents,
+    rules,
+    formatTotal: money,
     payments,
-    cart.totalCents,
-    money,
-  );
+    saleDate,
+    today,
+  });
   if (isSaleProblem(outcome)) {
-    const details = outcome.code === 'SALE_STOCK_EXCEEDED' ? { items: shortages(priced.map((p) => p.product), needed) } : undefined;
+    const details =
+      outcome.code === 'SALE_STOCK_EXCEEDED'
+        ? { items: shortages(priced.map((p) => p.product), needed, available) }
+        : outcome.code === 'SALE_LOW_MARGIN'
+          ? { items: priced.filter((p) => p.lowMarginOverride).map((p) => ({ productId: p.product.id, product: p.product.name, minimumAllowedCents: p.minimumAllowedCents })) }
+          : undefined;
     refuse(outcome, details);
   }
-  if (!client && priced.some((p) => p.product.is_dda)) refuse({ code: 'SALE_DDA_CLIENT_REQUIRED' });
-  if (!client && input.lines.some((l) => l.needsRefill)) refuse({ code: 'SALE_REFILL_CLIENT_REQUIRED' });
-  if (!client && outcome.isCredit) refuse({ code: 'SALE_CREDIT_CLIENT_REQUIRED' });
 
   // The writes: a place of the plan (taken at commit), the stock, then LAST the sale with its invoice number. The
   // number is taken in the statement that writes the sale, and the counter row it locks is held until COMMIT (numbers
@@ -134,7 +150,7 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   );
   let taken: StockChangeResult[];
   try {
-    taken = await applyStockChanges(q, ctx, plan.changes);
+    taken = await applyStockChanges(q, ctx, plan.changes, locked);
   } catch (error) {
     // Stock the counter showed but the batches cannot give (expired batches are never sold).
     if (error instanceof AppError && error.code === 'INSUFFICIENT_STOCK') throw new AppError('SALE_STOCK_EXCEEDED', { details: { items: [error.details] } });
@@ -353,11 +369,11 @@ function batchesOfLine(taken: readonly StockChangeResult[], lineOf: readonly num
   return [...byBatch.values()];
 }
 
-function shortages(products: readonly CartProductRow[], needed: Map<string, number>) {
+function shortages(products: readonly CartProductRow[], needed: Map<string, number>, available: (productId: string) => number) {
   const seen = new Set<string>();
   return products
-    .filter((p) => (needed.get(p.id) ?? 0) > (p.quantity ?? 0) && !seen.has(p.id) && seen.add(p.id))
-    .map((p) => ({ productId: p.id, product: p.name, available: p.quantity ?? 0, requested: needed.get(p.id) ?? 0 }));
+    .filter((p) => (needed.get(p.id) ?? 0) > available(p.id) && !seen.has(p.id) && seen.add(p.id))
+    .map((p) => ({ productId: p.id, product: p.name, available: available(p.id), requested: needed.get(p.id) ?? 0 }));
 }
 
 /** GET /api/sales/:id: the receipt (404 for an unknown id, another tenant's, or a branch the user may not see). */

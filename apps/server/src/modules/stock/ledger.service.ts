@@ -171,6 +171,56 @@ export async function lockStockRows(
   return repo.lockBranchStockRows(q, pharmacyId, all);
 }
 
+/**
+ * Branch rows a use case has locked (lockStock) and hands to applyStockChanges, so the ledger neither locks nor reads
+ * them again (decision 0069): the lock order stays the one global (branch, product) order, taken once, before the use
+ * case reads anything it decides on. The ledger keeps the rows and batches current as it applies changes on them, so
+ * several applyStockChanges calls of one transaction may share it.
+ */
+export interface LockedStock {
+  readonly pharmacyId: string;
+  /** Every key asked for, by repo.stockKeyOf (a key without a branch row is absent from `rows`). */
+  readonly keys: ReadonlySet<string>;
+  /** The locked rows as they are now. */
+  readonly rows: Map<string, repo.BranchStock>;
+  /** Their batches once read (sellableStock, or the first change applied), by repo.stockKeyOf. */
+  batches: Map<string, LedgerBatch[]> | null;
+  /** False once a change applied on it failed part-way: its figures may be off (the transaction is rolling back). */
+  usable: boolean;
+}
+
+/** lockStockRows, answering the handle applyStockChanges takes instead of locking the same rows again. */
+export async function lockStock(q: Queryable, pharmacyId: string, keys: readonly (StockKey & { create?: boolean })[]): Promise<LockedStock> {
+  const rows = await lockStockRows(q, pharmacyId, keys);
+  return { pharmacyId, keys: new Set(keys.map((k) => repo.stockKeyOf(k))), rows, batches: null, usable: true };
+}
+
+/** The batches of locked rows, read once per handle (the rows' locks keep them from changing under it). */
+async function batchesOfLocked(q: Queryable, locked: LockedStock): Promise<Map<string, LedgerBatch[]>> {
+  if (!locked.batches) {
+    const keys = [...locked.keys].map((key) => {
+      const [branchId, productId] = key.split(':') as [string, string];
+      return { branchId, productId };
+    });
+    locked.batches = await repo.findBatchesOf(q, locked.pharmacyId, keys);
+  }
+  return locked.batches;
+}
+
+/**
+ * The sellable pieces of each locked row: the pieces of its batches that have not expired by `today` (what a sale or a
+ * reservation may take; 0 without a row), by repo.stockKeyOf. Reads the batches once; applyStockChanges reuses them.
+ */
+export async function sellableStock(q: Queryable, locked: LockedStock, today: string): Promise<Map<string, number>> {
+  const batches = await batchesOfLocked(q, locked);
+  const sellable = new Map<string, number>();
+  for (const key of locked.keys) {
+    const pieces = locked.rows.has(key) ? (batches.get(key) ?? []).filter((b) => !isExpired(b.expiryDate, today)).reduce((a, b) => a + b.quantity, 0) : 0;
+    sellable.set(key, pieces);
+  }
+  return sellable;
+}
+
 function toAllocatable(b: LedgerBatch, field: 'quantity' | 'reservedQuantity' = 'quantity') {
   return { id: b.id, expiryDate: b.expiryDate, quantity: b[field], receivedAt: b.receivedAt };
 }
@@ -240,8 +290,25 @@ interface RowState {
  * sends 3 statements here instead of 16. Throws INSUFFICIENT_STOCK (409) or NOT_FOUND (404: unknown product, branch
  * or batch) having written nothing (a batch an increase created is rolled back with the caller's transaction).
  */
-export async function applyStockChanges(q: Queryable, ctx: LedgerContext, changes: readonly StockChange[]): Promise<StockChangeResult[]> {
+export async function applyStockChanges(
+  q: Queryable,
+  ctx: LedgerContext,
+  changes: readonly StockChange[],
+  options: { locked?: LockedStock } = {},
+): Promise<StockChangeResult[]> {
   if (changes.length === 0) return [];
+  const held = options.locked;
+  if (!held) return applyChanges(q, ctx, changes, undefined);
+  if (!held.usable) throw new Error('applyStockChanges: a change on these locked rows failed earlier in this transaction');
+  try {
+    return await applyChanges(q, ctx, changes, held);
+  } catch (error) {
+    held.usable = false;
+    throw error;
+  }
+}
+
+async function applyChanges(q: Queryable, ctx: LedgerContext, changes: readonly StockChange[], held: LockedStock | undefined): Promise<StockChangeResult[]> {
   const now = ctx.now ?? new Date();
   const today = ctx.today ?? businessDate(now);
   const { pharmacyId } = ctx;
@@ -255,11 +322,24 @@ export async function applyStockChanges(q: Queryable, ctx: LedgerContext, change
       throw new AppError('VALIDATION_FAILED', { message: 'reserved_sold takes stock out: its delta must be negative.' });
     }
   }
-  const locked = await lockStockRows(
-    q,
-    pharmacyId,
-    changes.map((c) => ({ branchId: c.branchId, productId: c.productId, create: isIncrease(c) })),
-  );
+  let locked: Map<string, repo.BranchStock>;
+  if (held) {
+    // The caller locked these rows (lockStock) earlier in this transaction, in the global order: no second lock.
+    if (held.pharmacyId !== pharmacyId) throw new Error('applyStockChanges: the locked rows are another pharmacy\'s');
+    for (const change of changes) {
+      const key = repo.stockKeyOf(change);
+      if (!held.keys.has(key) || (isIncrease(change) && !held.rows.has(key))) {
+        throw new Error(`applyStockChanges: the row ${key} was not locked by the caller${held.keys.has(key) ? ' with create' : ''}`);
+      }
+    }
+    locked = held.rows;
+  } else {
+    locked = await lockStockRows(
+      q,
+      pharmacyId,
+      changes.map((c) => ({ branchId: c.branchId, productId: c.productId, create: isIncrease(c) })),
+    );
+  }
   // A change of stock that has no branch row: an unknown product or branch (404), or nothing to take (409).
   for (const change of changes) {
     if (locked.has(repo.stockKeyOf(change))) continue;
@@ -268,9 +348,15 @@ export async function applyStockChanges(q: Queryable, ctx: LedgerContext, change
     const amount = 'quantity' in change ? change.quantity : change.delta;
     return insufficient(q, pharmacyId, change.productId, 0, Math.abs(amount));
   }
-  const batchesByKey = await repo.findBatchesOf(q, pharmacyId, [...new Map(changes.map((c) => [repo.stockKeyOf(c), { branchId: c.branchId, productId: c.productId }])).values()]);
+  const batchesByKey = held
+    ? await batchesOfLocked(q, held)
+    : await repo.findBatchesOf(q, pharmacyId, [...new Map(changes.map((c) => [repo.stockKeyOf(c), { branchId: c.branchId, productId: c.productId }])).values()]);
   const states = new Map<string, RowState>();
-  for (const [key, branch] of locked) states.set(key, { branch: { ...branch }, batches: batchesByKey.get(key) ?? [], reason: '' });
+  for (const [key, branch] of locked) {
+    let batches = batchesByKey.get(key);
+    if (!batches) batchesByKey.set(key, (batches = []));
+    states.set(key, { branch: { ...branch }, batches, reason: '' });
+  }
 
   const batchDeltas = new Map<string, { batchId: string; dq: number; dr: number }>();
   const movements: (Omit<repo.MovementHead, 'userId' | 'at'> & repo.MovementLine)[] = [];
@@ -351,6 +437,8 @@ export async function applyStockChanges(q: Queryable, ctx: LedgerContext, change
       return { branchId, productId, quantity: state.branch.quantity, reservedQuantity: state.branch.reservedQuantity, reason: state.reason, at: now };
     }),
   });
+  // A caller's locked rows follow what was written (a later applyStockChanges on them starts from here).
+  if (held) for (const key of touched) Object.assign(held.rows.get(key)!, { quantity: states.get(key)!.branch.quantity, reservedQuantity: states.get(key)!.branch.reservedQuantity });
   changes.forEach((change, i) => {
     const result = results[i]!;
     recordEvent(q, pharmacyId, {

@@ -12,7 +12,7 @@ import { findBranch, findFallbackBranchId, findSettingsDocument, restampStockRea
  * request context, so a sale's stock change commits or rolls back with the rest of the sale, and the transaction's
  * live stock events go out in one NOTIFY right before it commits.
  */
-export type { BatchSource, BatchTake, BatchTarget, StockChange, StockChangeResult } from './ledger.service.ts';
+export type { BatchSource, BatchTake, BatchTarget, LockedStock, StockChange, StockChangeResult } from './ledger.service.ts';
 
 type LedgerCaller = Pick<RequestContext, 'pharmacyId' | 'userId' | 'now'>;
 
@@ -21,9 +21,18 @@ export function applyStockChange(q: Queryable, ctx: LedgerCaller, change: ledger
   return ledger.applyStockChange(q, { pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now }, change);
 }
 
-/** Applies several stock changes in one step (rows locked in one global order, so concurrent callers never deadlock). */
-export function applyStockChanges(q: Queryable, ctx: LedgerCaller, changes: readonly ledger.StockChange[]): Promise<ledger.StockChangeResult[]> {
-  return ledger.applyStockChanges(q, { pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now }, changes);
+/**
+ * Applies several stock changes in one step (rows locked in one global order, so concurrent callers never deadlock).
+ * With `locked` (what lockStockRows answered earlier in this transaction, covering every change's row) the rows are
+ * not locked and read again.
+ */
+export function applyStockChanges(
+  q: Queryable,
+  ctx: LedgerCaller,
+  changes: readonly ledger.StockChange[],
+  locked?: ledger.LockedStock,
+): Promise<ledger.StockChangeResult[]> {
+  return ledger.applyStockChanges(q, { pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now }, changes, { locked });
 }
 
 /**
@@ -36,15 +45,25 @@ export function applyOpeningStock(q: Queryable, ctx: LedgerCaller, changes: read
 }
 
 /**
- * Locks the stock rows a caller applying changes one by one will touch, in the ledger's global order (creating
- * the rows of increases): call it first, so a multi-product change never deadlocks with another.
+ * Locks the stock rows a caller will change, in the ledger's global order (creating the rows of increases): call it
+ * first, so a multi-product change never deadlocks with another. Answers the locked rows: pass them to
+ * applyStockChanges (and sellableStock), which then neither lock nor read them again.
  */
 export function lockStockRows(
   q: Queryable,
   ctx: Pick<RequestContext, 'pharmacyId'>,
   keys: readonly { branchId: string; productId: string; create?: boolean }[],
-): Promise<void> {
-  return ledger.lockStockRows(q, ctx.pharmacyId, keys).then(() => undefined);
+): Promise<ledger.LockedStock> {
+  return ledger.lockStock(q, ctx.pharmacyId, keys);
+}
+
+/**
+ * The sellable pieces (in batches not expired by `today`) of each locked row, by product: what a sale or a
+ * reservation may take there. Reads the rows' batches once; applyStockChanges with the same rows reuses them.
+ */
+export async function sellableStock(q: Queryable, locked: ledger.LockedStock, today: string): Promise<Map<string, number>> {
+  const byKey = await ledger.sellableStock(q, locked, today);
+  return new Map([...byKey].map(([key, pieces]) => [key.split(':')[1]!, pieces]));
 }
 
 /** The live stock events this transaction has recorded so far (they are published when it commits). */

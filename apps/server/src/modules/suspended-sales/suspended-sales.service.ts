@@ -1,7 +1,7 @@
+import { firstSuspensionProblem } from '@pharmapoint/domain/sale-checks';
 import { canonicalPaymentMethod } from '@pharmapoint/domain/sales';
+import { businessDate } from '@pharmapoint/domain/stock';
 import {
-  checkReservationInput,
-  checkSuspension,
   newReservationId,
   suspendPaymentMethods,
   suspendReason,
@@ -19,8 +19,8 @@ import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import { findCustomer } from '../contacts/contacts.service.ts';
 import { priceCart, refuse, toDiscount } from '../sales/cart-pricing.service.ts';
-import { loadSettings } from '../settings/settings.service.ts';
-import { applyStockChanges, lockStockRows, resolveBranch, type StockChange } from '../stock/stock.service.ts';
+import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts';
+import { applyStockChanges, lockStockRows, resolveBranch, sellableStock, type StockChange } from '../stock/stock.service.ts';
 import {
   closeSuspendedSale,
   findBatchExpiries,
@@ -49,7 +49,6 @@ import {
 export async function suspendSale(q: Queryable, ctx: RequestContext, input: SuspendSale): Promise<SuspendedSale> {
   if (await suspendedSaleExists(q, ctx.pharmacyId, input.id)) throw new AppError('SUSPENDED_ID_TAKEN', { details: { id: input.id } });
   if (input.lines.length === 0) refuse({ code: 'SALE_CART_EMPTY' });
-  if (!input.clientId) refuse({ code: 'SUSPEND_CLIENT_REQUIRED' });
   // A resumed sale suspended again: its earlier suspension is locked first (before any stock row, as every closing),
   // released and closed; its pieces are then sellable to the new reservation.
   const replaced = input.replacesSuspendedSaleId ? await lockOpen(q, ctx, input.replacesSuspendedSaleId) : null;
@@ -57,46 +56,59 @@ export async function suspendSale(q: Queryable, ctx: RequestContext, input: Susp
   if (replaced && replaced.branchId !== branch.id) {
     throw new AppError('SUSPENDED_SALE_OTHER_BRANCH', { values: { branch: replaced.branchName }, details: { branchId: replaced.branchId } });
   }
-  const client = await findCustomer(q, ctx, input.clientId);
+  // The walk-in customer (no id) is refused by the ordered checks below, after pricing (decision 0069).
+  const client = input.clientId ? await findCustomer(q, ctx, input.clientId) : null;
   const { settings } = await loadSettings(q, ctx.pharmacyId);
+  const today = businessDate(ctx.now, await pharmacyTimeZone(q, ctx.pharmacyId));
 
-  // Lock the branch rows in the ledger's global order, then read prices and stock under the locks.
+  // Lock the branch rows in the ledger's global order, then read stock and prices under the locks; the ledger is
+  // handed the locked rows and their batches and neither locks nor reads them again (decision 0069).
   const productIds = [...new Set(input.lines.map((l) => l.productId))];
   const lockIds = replaced ? [...new Set([...productIds, ...replaced.reservations.map((r) => r.productId)])] : productIds;
-  await lockStockRows(q, ctx, lockIds.map((productId) => ({ branchId: branch.id, productId })));
+  const locked = await lockStockRows(q, ctx, lockIds.map((productId) => ({ branchId: branch.id, productId })));
   if (replaced) {
-    await applyStockChanges(q, ctx, releaseChanges(replaced, `Released: ${replaced.reservationId}`));
+    await applyStockChanges(q, ctx, releaseChanges(replaced, `Released: ${replaced.reservationId}`), locked);
     await closeSuspendedSale(q, ctx.pharmacyId, replaced.id, { status: 'cancelled', saleId: null, userId: ctx.userId, at: ctx.now });
     await audit(q, ctx, 'suspended_sale.replace', 'suspended_sale', replaced.id, null, { reservationId: replaced.reservationId, by: input.id });
   }
-  const { priced, cart } = await priceCart(q, ctx, settings, {
+  const sellable = await sellableStock(q, locked, today);
+  const { priced, cart, rules } = await priceCart(q, ctx, settings, {
     branchId: branch.id,
     lines: input.lines,
     discount: input.discount,
     expectedTotalCents: input.expectedTotalCents,
     notFound: (productId) => refuse({ code: 'SUSPEND_PRODUCT_NOT_FOUND', values: { product: productId } }, { productId }),
-    // As for a sale (decision 0023) only a price changed at the till counts as Low Margin; checkSuspension below
-    // judges it with the suspension's own setting (allowSuspendWithLowMargin).
+    // As for a sale (decision 0023) only a price changed at the till counts as Low Margin, judged below with the
+    // suspension's own setting (allowSuspendWithLowMargin), as the discount rules are.
     refuseLowMargin: false,
+    rules: 'caller',
   });
   const method = canonicalPaymentMethod(suspendPaymentMethods(settings.paymentMethods), input.paymentMethod);
   if (!method) refuse({ code: 'SALE_PAYMENT_METHOD_UNKNOWN', values: { method: input.paymentMethod } });
 
-  // The specification's checks in its order, then the reservation's own input check.
-  const problem = checkSuspension({
-    lines: priced.map((p) => ({ productName: p.product.name, quantity: p.line.quantity, available: p.product.quantity ?? 0, lowMargin: p.overridden && p.lowMargin })),
-    clientId: client.id,
-    amountPaidCents: input.amountPaidCents,
+  // Every check of seed 001 section 5 in the one order the till uses too (sale-checks.ts, decision 0069), the
+  // reservation's own input check last.
+  const problem = firstSuspensionProblem({
+    lines: priced.map((p) => ({
+      productId: p.product.id,
+      productName: p.product.name,
+      quantity: p.line.quantity,
+      available: sellable.get(p.product.id) ?? 0,
+      unitPriceCents: p.unitPrice,
+      isDda: p.product.is_dda,
+      prescription: p.line.prescription,
+      needsRefill: p.line.needsRefill,
+      lowMargin: p.lowMarginOverride,
+    })),
+    clientId: client?.id ?? null,
+    subtotalCents: cart.subtotalCents,
+    discountCents: cart.discountCents,
     totalCents: cart.totalCents,
-    enforceMargins: settings.enforceMargins,
-    allowSuspendWithLowMargin: settings.allowSuspendWithLowMargin,
+    rules,
+    amountPaidCents: input.amountPaidCents,
   });
   if (problem) refuse(problem, problem.code === 'INSUFFICIENT_STOCK' ? { items: [problem.values] } : undefined);
-  const inputProblem = checkReservationInput(
-    priced.map((p) => ({ productId: p.product.id, name: p.product.name, quantity: p.line.quantity, priceCents: p.unitPrice })),
-    client.id,
-  );
-  if (inputProblem) refuse(inputProblem);
+  if (!client) throw new Error('suspendSale: the checks passed without a client');
 
   // The reservation: per product, its pieces from sellable to reserved, FEFO, never from expired batches.
   const reservationId = newReservationId(ctx.now);
@@ -113,6 +125,7 @@ export async function suspendSale(q: Queryable, ctx: RequestContext, input: Susp
       reason: `Reserved: ${reservationId}`,
       reference: { type: 'suspended_sale', id: input.id },
     })),
+    locked,
   );
   const reservations: Reservation[] = results.map((r) => ({
     productId: r.productId,
