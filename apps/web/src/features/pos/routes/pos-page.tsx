@@ -6,11 +6,9 @@ import { Info, Keyboard, PauseCircle, ReceiptText, Wallet } from 'lucide-react';
 import { canGiveDiscounts, canSwitchPosBranch } from '@pharmapoint/domain/permissions';
 import type { Contact } from '@pharmapoint/domain/contacts';
 import type { PosCatalogueItem } from '@pharmapoint/domain/pos-catalogue';
-import { checkSuspension, type SuspendedSale } from '@pharmapoint/domain/suspended-sales';
+import type { SuspendedSale } from '@pharmapoint/domain/suspended-sales';
+import { completionProblems, saleCheckRules, settingsMoney, suspensionProblems } from '@pharmapoint/domain/sale-checks';
 import {
-  checkCompletion,
-  discountPercentOf,
-  isSaleProblem,
   paymentKind,
   saleDateProblem,
   tillPaymentMethods,
@@ -24,8 +22,6 @@ import {
   addProblem,
   addToCart,
   followStock,
-  isPriceOverridden,
-  isTillLineLowMargin,
   isTillProblem,
   lineFromCatalogue,
   linesOverStock,
@@ -33,6 +29,7 @@ import {
   updateLine,
   saleLinesOf,
   setLinePrice,
+  tillCheckLines,
   setLineUnits,
   switchUnitMode,
   tillMessage,
@@ -42,7 +39,7 @@ import {
 } from '@pharmapoint/domain/till-cart';
 import { Button } from '@/components/ui/button';
 import { ApiError, errorMessage, errorText } from '@/lib/api';
-import { formatDate, formatMoney } from '@/lib/format';
+import { formatDate } from '@/lib/format';
 import { showStockChange } from '@/lib/live-stock/live-stock';
 import { toast } from '@/lib/toast';
 import { switchBranch } from '@/features/auth/api/auth';
@@ -125,7 +122,6 @@ export default function PosPage() {
   const settingsQuery = useTillSettings();
   const settings = settingsQuery.data?.settings ?? DEFAULT_SETTINGS;
   const symbol = settings.currencySymbol || 'KSh';
-  const money = useCallback((cents: number) => formatMoney(cents, symbol), [symbol]);
   const today = businessToday(settings.timezone);
   const methods = useMemo(() => tillPaymentMethods(settings.paymentMethods), [settings.paymentMethods]);
   const branchId = me?.branch?.id ?? null;
@@ -406,52 +402,53 @@ export default function PosPage() {
     setMpesaOpen(true);
   }
 
-  /** Every check of the screen before the request (the server checks them all again). */
+  /**
+   * The sale checks of the screen (sale-checks.ts, decision 0069): the same ordered list the server answers from,
+   * on what the till knows. `tender` replaces the payment rows (M-Pesa at the till: the whole total).
+   */
+  const checkRules = saleCheckRules(settings, { mayDiscount, mayExceedMaxDiscount });
+  const checkMoney = settingsMoney(settings);
+  const keptPrice = resumed ? (productId: string, unitMode: UnitMode) => resumed.sale.lines.find((l) => l.productId === productId && l.unitMode === unitMode)?.unitPriceCents : undefined;
+  const checkLines = tillCheckLines(lines, keptPrice);
   function completionProblem(tender?: readonly { method: string; amountCents: number; reference: string | null }[]): string | null {
-    const dateProblem = saleDateProblem(till.saleDate, today);
-    if (dateProblem) return saleProblemText(dateProblem);
     const payments = (tender ?? paymentsOf(till.payments)).filter((p, _i, all) => all.length === 1 || p.amountCents > 0 || paymentKind(p.method) === 'credit');
-    const outcome = checkCompletion(
-      lines.map((l) => ({ quantity: l.quantity, available: l.available, isDda: l.isDda, prescription: l.prescription })),
+    const [first] = completionProblems({
+      lines: checkLines,
+      clientId: client?.id ?? null,
+      subtotalCents: figures.subtotalCents,
+      discountCents: figures.discountCents,
+      totalCents: figures.totalCents,
+      rules: checkRules,
+      formatTotal: checkMoney,
       payments,
-      figures.totalCents,
-      money,
-    );
-    if (isSaleProblem(outcome)) return saleProblemText(outcome);
-    if (outcome.isCredit && !client?.id) return saleProblemText({ code: 'SALE_CREDIT_CLIENT_REQUIRED' });
-    if (lines.some((l) => l.isDda) && !client?.id) return saleProblemText({ code: 'SALE_DDA_CLIENT_REQUIRED' });
-    if (settings.enforceMargins && !settings.allowOverrideMargins && lines.some((l) => isPriceOverridden(l) && isTillLineLowMargin(l))) {
-      return saleProblemText({ code: 'SALE_LOW_MARGIN' });
-    }
-    const discount = discountOf(till.discount);
-    if (discount && !mayDiscount) return saleProblemText({ code: 'SALE_DISCOUNT_DENIED' });
-    if (discount && !mayExceedMaxDiscount && discountPercentOf(figures.subtotalCents, figures.discountCents) > settings.maxDiscount) {
-      return saleProblemText({ code: 'SALE_DISCOUNT_ABOVE_MAX', values: { max: settings.maxDiscount } });
-    }
-    return null;
+      saleDate: till.saleDate,
+      today,
+    });
+    return first ? saleProblemText(first) : null;
+  }
+
+  /** The first problem of suspending this cart (the dialog then asks for the amount paid, 0 until then). */
+  function suspensionProblem(): string | null {
+    const [first] = suspensionProblems({
+      lines: checkLines,
+      clientId: client?.id ?? null,
+      subtotalCents: figures.subtotalCents,
+      discountCents: figures.discountCents,
+      totalCents: figures.totalCents,
+      rules: checkRules,
+      amountPaidCents: 0,
+    });
+    if (!first) return null;
+    // An empty cart: the screen's toast (seed 001 section 8; Suspend is disabled then, only its shortcut gets here).
+    return first.code === 'SALE_CART_EMPTY' ? t('suspend.empty') : saleProblemText(first);
   }
 
   // ------------------------------------------------------------------ suspending
   function openSuspend() {
     if (till.locked) return;
-    if (lines.length === 0) {
-      till.setPaymentError(t('suspend.empty'));
-      return;
-    }
-    if (!client?.id) {
-      till.setPaymentError(t('suspend.clientRequired'));
-      return;
-    }
-    const problem = checkSuspension({
-      lines: lines.map((l) => ({ productName: l.name, quantity: l.quantity, available: l.available, lowMargin: isTillLineLowMargin(l) })),
-      clientId: client.id,
-      amountPaidCents: 0,
-      totalCents: figures.totalCents,
-      enforceMargins: settings.enforceMargins,
-      allowSuspendWithLowMargin: settings.allowSuspendWithLowMargin,
-    });
+    const problem = suspensionProblem();
     if (problem) {
-      till.setPaymentError(saleProblemText(problem));
+      till.setPaymentError(problem);
       return;
     }
     setSuspendOpen(true);
