@@ -277,14 +277,16 @@ export const authPlugin = fp<{ db: Database; config: Config; sessionCacheMs?: nu
   });
 
   // A write on this instance drops, before its answer leaves, the cached sessions it may have changed: its own
-  // user's and its pharmacy's (every one for a platform operator or a caller without a session: sign-in, password
-  // reset, invitations). Its transaction has committed by now, so this instance's next request sees the change
+  // user's and its pharmacy's; a platform operator's or a caller's without a session (sign-in, password reset,
+  // invitations) drops every one when it succeeded (a refused sign-in changed no session: a flood of them must not
+  // empty the cache). Its transaction has committed by now, so this instance's next request sees the change
   // without waiting for the notification of migration 0029 (which tells the other instances).
-  app.addHook('onSend', async (request) => {
+  app.addHook('onSend', async (request, reply) => {
     if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api')) return;
     const auth = request.auth;
     const row = requestRows.get(request);
-    if (!auth || !row || auth.isPlatformOperator) cache.clear();
-    else cache.dropWhere({ userId: auth.userId, pharmacyId: row.pharmacy_id });
+    if (auth && row && !auth.isPlatformOperator) cache.dropWhere({ userId: auth.userId, pharmacyId: row.pharmacy_id });
+    else if (reply.statusCode < 400) cache.clear();
+    else if (auth) cache.dropWhere({ userId: auth.userId });
   });
 });
