@@ -54,6 +54,7 @@ const SuspendedSales = screen(() => import('@/features/sales/routes/suspended-sa
 const SalesReturns = screen(() => import('@/features/sales/routes/sales-returns-page'));
 const SalesDocuments = screen(() => import('@/features/sales/routes/sales-documents-page'));
 const PaymentSummary = screen(() => import('@/features/sales/routes/payment-summary-page'));
+const MpesaPayments = screen(() => import('@/features/sales/routes/mpesa-payments-page'));
 const PurchaseForm = screen(() => import('@/features/purchases/routes/purchase-form-page'));
 const PurchasesView = screen(() => import('@/features/purchases/routes/purchases-view-page'));
 const PurchaseReturns = screen(() => import('@/features/purchases/routes/purchase-returns-page'));
@@ -219,6 +220,7 @@ export const routes: RouteObject[] = [
           page('sales/returns', SalesReturns, 'salesReturns', any('sales:read')),
           page('sales/documents', SalesDocuments, 'salesDocuments', any('sales:read')),
           page('sales/payment-summary', PaymentSummary, 'paymentSummary', any('sales:read')),
+          page('sales/mpesa-payments', MpesaPayments, 'mpesaPayments', any('report:financial', 'settings:admin')),
           { path: 'purchases', element: <Navigate to="/app/purchases/new" replace /> },
           page('purchases/new', PurchaseForm, 'newPurchase', any('purchase:create')),
           page('purchases/edit/:id', PurchaseForm, 'editPurchase', any('purchase:create')),

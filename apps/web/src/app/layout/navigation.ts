@@ -44,6 +44,8 @@ export const NAV_GROUPS: readonly NavGroup[] = [
       { key: 'salesReturns', to: '/app/sales/returns', visible: can('sales:read') },
       { key: 'salesDocuments', to: '/app/sales/documents', visible: can('sales:read') },
       { key: 'paymentSummary', to: '/app/sales/payment-summary', visible: can('sales:read') },
+      // The till's M-Pesa requests and the money to reconcile (decision 0068).
+      { key: 'mpesaPayments', to: '/app/sales/mpesa-payments', visible: can('report:financial', 'settings:admin') },
     ],
   },
   {

@@ -57,6 +57,7 @@ describe('the payment summary screen', () => {
       http.get('/api/settings', () => HttpResponse.json({ settings: DEFAULT_SETTINGS, updatedAt: null })),
       http.get('/api/sales/payment-summary', () => HttpResponse.json(summary)),
       http.get('/api/sales/credit-outstanding', () => HttpResponse.json(credit)),
+      http.get('/api/till-payments', () => HttpResponse.json({ items: [], total: 0, limit: 1, offset: 0 })),
       http.post('/api/customer-payments', async ({ request }) => {
         const body = (await request.json()) as { id: string; amountCents: number; method: string; clientId: string };
         posted.push({ body, key: request.headers.get('Idempotency-Key') });
@@ -93,5 +94,23 @@ describe('the payment summary screen', () => {
     expect(posted[0]!.body).toMatchObject({ clientId: CLIENT, amountCents: 2050, method: 'MPESA' });
     expect(posted[0]!.key).toBe(posted[0]!.body.id);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('says how many M-Pesa payments need reconciling, with a link to them, to whoever may reconcile them', async () => {
+    const asked: string[] = [];
+    server.use(
+      http.get('/api/settings', () => HttpResponse.json({ settings: DEFAULT_SETTINGS, updatedAt: null })),
+      http.get('/api/sales/payment-summary', () => HttpResponse.json(summary)),
+      http.get('/api/sales/credit-outstanding', () => HttpResponse.json(credit)),
+      http.get('/api/till-payments', ({ request }) => {
+        asked.push(new URL(request.url).search);
+        return HttpResponse.json({ items: [], total: 2, limit: 1, offset: 0 });
+      }),
+    );
+    renderScreen(<PaymentSummaryPage />, { path: '/app/sales/payment-summary' });
+    const notice = await screen.findByText('2 M-Pesa payments need reconciling');
+    expect(within(notice.closest('[role="status"]') as HTMLElement).getByRole('link', { name: 'Reconcile now' }).getAttribute('href')).toBe('/app/sales/mpesa-payments?status=unmatched');
+    expect(screen.getByRole('link', { name: 'M-Pesa payments' }).getAttribute('href')).toBe('/app/sales/mpesa-payments');
+    expect(asked).toEqual(['?status=unmatched&limit=1']);
   });
 });

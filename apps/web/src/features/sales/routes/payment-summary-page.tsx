@@ -1,9 +1,10 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ArrowLeft, Wallet } from 'lucide-react';
+import { ArrowLeft, Smartphone, Wallet } from 'lucide-react';
 import { AGING_BUCKETS, type CreditCustomer } from '@pharmapoint/domain/sales-history';
-import { Button } from '@/components/ui/button';
+import { TILL_MPESA_RECONCILE_PERMISSIONS } from '@pharmapoint/domain/till-mpesa';
+import { Button, buttonClasses } from '@/components/ui/button';
 import { DataTable, dataTableColumns } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Field } from '@/components/ui/field';
@@ -15,6 +16,7 @@ import { formatDate, formatMoney } from '@/lib/format';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useCreditOutstanding, usePaymentSummary } from '@/features/sales/api/sales';
 import { DateRangeFields, dateQuery, type DateRangeValue } from '@/features/sales/components/date-range-fields';
+import { MPESA_PAYMENTS_PATH, MpesaUnmatchedNotice } from '@/features/sales/components/mpesa-unmatched-notice';
 import { RecordPaymentDialog } from '@/features/sales/components/record-payment-dialog';
 
 interface DayRow {
@@ -106,7 +108,16 @@ export default function PaymentSummaryPage() {
         }
         title={t('summary.title')}
         description={t('summary.description')}
+        actions={
+          canAny(TILL_MPESA_RECONCILE_PERMISSIONS) ? (
+            <Link to={MPESA_PAYMENTS_PATH} className={buttonClasses('outline', 'sm')}>
+              <Smartphone className="size-4" aria-hidden="true" />
+              {t('nav.mpesaPayments')}
+            </Link>
+          ) : undefined
+        }
       />
+      <MpesaUnmatchedNotice />
       <section aria-label={t('filters.label')} className="grid gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-4">
         <DateRangeFields value={range} onChange={setRange} />
         <Field label={t('filters.branch')}>
