@@ -211,6 +211,11 @@ describe.each(testDatabaseKinds())('completing a sale on %s', (kind) => {
       ['fractional quantity', () => ({ lines: [{ productId: para, quantity: 1.5 }], payments: cash(10_000) }), 400, 'The quantity must be a whole number.'],
       ['negative quantity', () => ({ lines: [{ productId: para, quantity: -1 }], payments: cash(10_000) }), 400, 'The quantity must be between 1 and 100,000.'],
       ['W not whole packages', () => ({ lines: [{ productId: pack, quantity: 15, unitMode: 'W' }], payments: cash(100_000) }), 400, 'The quantity of Amoxicillin 250mg must be whole packages of 10 pieces.'],
+      // Several problems at once: the first of the one ordered list the till uses too (decision 0069).
+      ['DDA for the walk-in customer before the payment', () => ({ lines: [{ productId: dda, quantity: 1 }], payments: [] }), 400, 'DDA products require a registered customer to be selected'],
+      ['the payment before the stock and the date', () => ({ saleDate: daysFromToday(1), lines: [{ productId: para, quantity: 999 }], payments: cash(0) }), 400, 'Please enter amount paid'],
+      ['Credit for the walk-in before the stock', () => ({ lines: [{ productId: para, quantity: 999 }], payments: [{ method: 'Credit', amountCents: 0 }] }), 400, 'Credit sales need a registered customer.'],
+      ['the stock before the refill client and the date', () => ({ saleDate: daysFromToday(-31), lines: [{ productId: para, quantity: 999, needsRefill: true }], payments: cash(99_900_000) }), 409, 'Some items exceed available stock'],
     ];
     it.each(refusals)('%s', async (_name, body, status, message) => {
       const before = { sales: await count('sales'), movements: await count('stock_movements'), counter: await counter(), para: await stockOf(para) };

@@ -191,6 +191,10 @@ describe.each(testDatabaseKinds())('suspended sales on %s', (kind) => {
       ['reason over 200', () => ({ clientId: client, lines: [{ productId: ors, quantity: 1 }], reason: 'x'.repeat(201) }), 400, 'The reason must be at most 200 characters.'],
       ['unknown method', () => ({ clientId: client, lines: [{ productId: ors, quantity: 1 }], paymentMethod: 'Bitcoin' }), 400, 'Bitcoin is not a payment method of this pharmacy.'],
       ['stale price', () => ({ clientId: client, lines: [{ productId: ors, quantity: 1, unitPriceCents: 5 }] }), 409, 'The price of ORS Sachet is now KSh 20.00. Check the cart and try again.'],
+      // Several problems at once: the first of the one ordered list the till uses too (decision 0069).
+      ['a discount without the right before the walk-in customer', () => ({ clientId: null, lines: [{ productId: ors, quantity: 1 }], discount: { type: 'fixed', cents: 100 } }), 403, 'You may not give discounts at the till.'],
+      ['the walk-in customer before the stock', () => ({ clientId: null, lines: [{ productId: ors, quantity: 99 }], amountPaidCents: 999_999 }), 400, 'Please select a registered customer before suspending the sale.'],
+      ['the stock before the amount paid', () => ({ clientId: client, lines: [{ productId: ors, quantity: 99 }], amountPaidCents: 999_999 }), 409, 'Insufficient stock for ORS Sachet. Available: 7, Requested: 99'],
     ];
     for (const [name, body, status, message] of refusals) {
       it(name, async () => {
