@@ -107,7 +107,7 @@ export default function MpesaPaymentsPage() {
         cell: ({ row: { original: p } }) => (
           <div className="min-w-40 space-y-1">
             <Badge tone={TONES[p.status]}>{t(`mpesa.status.${p.status}`)}</Badge>
-            {p.status === 'unmatched' && p.attention ? <span className="block text-xs text-slate-600">{TILL_MPESA_ATTENTION_TEXT[p.attention]}</span> : null}
+            {p.attention ? <span className="block text-xs text-slate-600">{TILL_MPESA_ATTENTION_TEXT[p.attention]}</span> : null}
             {p.status === 'failed' && p.failureReason ? <span className="block text-xs text-slate-600">{p.failureReason}</span> : null}
             {p.resolution ? (
               <span className="block text-xs text-slate-600">
