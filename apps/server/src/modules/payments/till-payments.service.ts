@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { canonicalPaymentMethod, checkCompletion, isSaleProblem, saleDateProblem, tillPaymentMethods, type CompleteSale } from '@pharmapoint/domain/sales';
+import { checkSaleCompletion } from '@pharmapoint/domain/sale-checks';
+import { canonicalPaymentMethod, isSaleProblem, tillPaymentMethods, type CompleteSale } from '@pharmapoint/domain/sales';
 import { dateRangeOf } from '@pharmapoint/domain/sales-history';
 import { businessDate } from '@pharmapoint/domain/stock';
 import {
@@ -129,10 +130,8 @@ export async function startTillPayment(q: Queryable, ctx: RequestContext, config
   const branch = await resolveBranch(q, ctx, sale.branchId);
   const { settings } = await loadSettings(q, ctx.pharmacyId);
   const today = businessDate(ctx.now, await pharmacyTimeZone(q, ctx.pharmacyId));
-  const dateProblem = saleDateProblem(sale.saleDate ?? today, today);
-  if (dateProblem) refuse(dateProblem);
 
-  const { priced, cart, money } = await priceCart(q, ctx, settings, {
+  const { priced, cart, money, rules } = await priceCart(q, ctx, settings, {
     branchId: branch.id,
     lines: sale.lines,
     discount: sale.discount,
@@ -141,27 +140,37 @@ export async function startTillPayment(q: Queryable, ctx: RequestContext, config
       throw new AppError('NOT_FOUND', { details: { productId, line: index + 1 } });
     },
     refuseLowMargin: true,
+    // The margin and discount rules are judged below with the ordered checks completing uses (decision 0069).
+    rules: 'caller',
   });
   const amountProblem = tillMpesaAmountProblem(cart.totalCents);
   if (amountProblem) throw new AppError('VALIDATION_FAILED', { message: amountProblem, details: { totalCents: cart.totalCents } });
   const method = canonicalPaymentMethod(tillPaymentMethods(settings.paymentMethods), TILL_MPESA_METHOD) ?? TILL_MPESA_METHOD;
-  const needed = new Map<string, number>();
-  for (const l of sale.lines) needed.set(l.productId, (needed.get(l.productId) ?? 0) + l.quantity);
-  const outcome = checkCompletion(
-    priced.map((p) => ({
-      quantity: needed.get(p.product.id) ?? p.line.quantity,
+  // The same ordered checks as completing the sale (decision 0069), so the cashier sees the same first problem.
+  const outcome = checkSaleCompletion({
+    lines: priced.map((p) => ({
+      productId: p.product.id,
+      productName: p.product.name,
+      quantity: p.line.quantity,
       // A resumed sale's pieces are reserved: completing it checks them (decision 0028).
       available: sale.suspendedSaleId ? Number.MAX_SAFE_INTEGER : (p.product.quantity ?? 0),
+      unitPriceCents: p.unitPrice,
       isDda: p.product.is_dda,
       prescription: p.line.prescription,
+      needsRefill: p.line.needsRefill,
+      lowMargin: p.lowMarginOverride,
     })),
-    [{ method, amountCents: cart.totalCents }],
-    cart.totalCents,
-    money,
-  );
+    clientId: sale.clientId ?? null,
+    subtotalCents: cart.subtotalCents,
+    discountCents: cart.discountCents,
+    totalCents: cart.totalCents,
+    rules,
+    formatTotal: money,
+    payments: [{ method, amountCents: cart.totalCents }],
+    saleDate: sale.saleDate ?? today,
+    today,
+  });
   if (isSaleProblem(outcome)) refuse(outcome);
-  if (!sale.clientId && priced.some((p) => p.product.is_dda)) refuse({ code: 'SALE_DDA_CLIENT_REQUIRED' });
-  if (!sale.clientId && sale.lines.some((l) => l.needsRefill)) refuse({ code: 'SALE_REFILL_CLIENT_REQUIRED' });
 
   if (await findPendingForSale(q, ctx.pharmacyId, sale.id)) {
     throw new AppError('CONFLICT', { message: 'A payment request for this sale is already waiting for the customer. Wait for the answer or cancel it first.' });
