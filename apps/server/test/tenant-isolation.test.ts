@@ -27,6 +27,7 @@ const WRITE_BODIES: Record<string, unknown> = {
   'POST /api/users/:id/resend-invite': {},
   'POST /api/suspended-sales/:id/cancel': {},
   'POST /api/till-payments/:id/cancel': { reason: 'cashier' },
+  'POST /api/till-payments/:id/resolve': { resolution: 'refunded', reference: 'HIJACK-1', note: 'hijack' },
   'POST /api/sales/:id/returns': { id: randomUUID(), lines: [{ line: 1, quantity: 1 }], refundMethod: 'Cash' },
   'POST /api/sales/:id/void': { id: randomUUID() },
   'PATCH /api/contacts/:id': { name: 'Hijacked Contact', isActive: false },
