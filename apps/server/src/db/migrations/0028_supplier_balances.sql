@@ -9,7 +9,8 @@
 -- purchase_balances: one row per purchase: its supplier, date, number, status and total as the purchase has them,
 --   what its returns took off (returned_cents), what live allocations of live payments paid on it (paid_cents), and
 --   whether it is a supplier invoice (not deleted, not cancelled: decision 0041, migration 0024). owed_cents is
---   total - returned - paid; the open invoices are the partial index below.
+--   total - returned - paid; credit_applied_cents is the supplier's credit given to it (oldest open invoice first),
+--   outstanding_cents what is left; the open invoices (outstanding > 0) are the partial index below.
 -- supplier_balances: one row per supplier that has purchases or payments: its invoices' total, count and last date,
 --   their returns, its live payments' total, count and last date, and its credit (its live payments less their live
 --   allocations to live invoices).
@@ -30,12 +31,18 @@ CREATE TABLE purchase_balances (
   returned_cents bigint NOT NULL,
   paid_cents bigint NOT NULL,
   owed_cents bigint GENERATED ALWAYS AS (total_cents - returned_cents - paid_cents) STORED,
+  -- The supplier's unallocated credit shown as already given to its open invoices, oldest first (decision 0041: the
+  -- next payment or purchase allocates it so); outstanding_cents is what the invoice still owes after it.
+  credit_applied_cents bigint NOT NULL DEFAULT 0,
+  outstanding_cents bigint GENERATED ALWAYS AS (total_cents - returned_cents - paid_cents - credit_applied_cents) STORED,
   -- No foreign key to purchases: its check would take a share lock on the purchase row while the supplier's row is
   -- held, the opposite order of the purchases module's (supplier first, then purchase). Rows are written only from it.
   PRIMARY KEY (pharmacy_id, purchase_id)
 );
 CREATE INDEX purchase_balances_open ON purchase_balances (pharmacy_id, supplier_id, purchase_date, purchase_number, purchase_id)
-  INCLUDE (owed_cents) WHERE is_invoice AND owed_cents > 0;
+  INCLUDE (outstanding_cents) WHERE is_invoice AND outstanding_cents > 0;
+-- A supplier's rows (its totals are summed from them on every change).
+CREATE INDEX purchase_balances_supplier ON purchase_balances (pharmacy_id, supplier_id) INCLUDE (is_invoice, total_cents, returned_cents, purchase_date);
 
 CREATE TABLE supplier_balances (
   pharmacy_id text NOT NULL REFERENCES pharmacies (id) ON DELETE CASCADE,
@@ -87,3 +94,15 @@ SELECT s.pharmacy_id, s.supplier_id, coalesce(b.total, 0), coalesce(b.n, 0), b.l
                JOIN supplier_payment_allocations a ON a.pharmacy_id = sp.pharmacy_id AND a.payment_id = sp.id AND a.removed_at IS NULL
                JOIN purchases p ON p.pharmacy_id = a.pharmacy_id AND p.id = a.purchase_id AND p.deleted_at IS NULL AND p.status <> 'cancelled'
               WHERE sp.deleted_at IS NULL GROUP BY 1, 2) al ON al.pharmacy_id = s.pharmacy_id AND al.supplier_id = s.supplier_id;
+
+UPDATE purchase_balances b SET credit_applied_cents = x.given
+  FROM (SELECT b2.pharmacy_id, b2.purchase_id,
+               least(b2.owed_cents, greatest(0, sb.credit_cents - (sum(b2.owed_cents) OVER w - b2.owed_cents))) AS given
+          FROM purchase_balances b2 JOIN supplier_balances sb ON sb.pharmacy_id = b2.pharmacy_id AND sb.supplier_id = b2.supplier_id
+         WHERE b2.is_invoice AND b2.owed_cents > 0 AND sb.credit_cents > 0
+        WINDOW w AS (PARTITION BY b2.pharmacy_id, b2.supplier_id ORDER BY b2.purchase_date, b2.purchase_number, b2.purchase_id ROWS UNBOUNDED PRECEDING)) x
+ WHERE b.pharmacy_id = x.pharmacy_id AND b.purchase_id = x.purchase_id AND x.given > 0;
+
+-- Statistics for the planner at once (PGlite has no autovacuum; its maintenance would ANALYZE them within minutes).
+ANALYZE purchase_balances;
+ANALYZE supplier_balances;

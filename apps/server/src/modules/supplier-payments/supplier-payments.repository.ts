@@ -66,28 +66,21 @@ export interface SupplierTerms {
 }
 
 /**
- * The open invoices of the given suppliers on `today`, set-based over the kept balances (migration 0028): what each
- * still owes after returns and live payments' allocations (purchase_balances.owed_cents, the partial index of open
- * invoices), then the supplier's unallocated credit (supplier_balances.credit_cents) shown as already given, oldest
- * invoice first (a running sum per supplier, only for suppliers holding credit), as `allocateCredit` in the domain does;
+ * The open invoices of the given suppliers on `today`, read from the kept balances (migration 0028): what each
+ * still owes after returns, live payments' allocations and the supplier's unallocated credit shown as already given
+ * oldest invoice first, as `allocateCredit` in the domain does (purchase_balances.outstanding_cents, kept by
+ * `syncSupplierBalances`; the open invoices are a partial index);
  * only invoices still owing after that, with due date = invoice date + the supplier's credit days, days old and days
  * overdue (never below 0). Parameters: $1 pharmacy, $2 today, $3 supplier ids, $4 their credit days.
  */
 const AGED_INVOICES = `
   WITH cd AS (SELECT * FROM unnest($3::uuid[], $4::int[]) AS t(supplier_id, days)),
-       inv AS (SELECT b.purchase_id AS id, b.supplier_id, b.purchase_number, b.purchase_date, b.status, b.total_cents, cd.days,
-                      b.returned_cents AS returned, b.paid_cents AS paid, b.owed_cents AS owed, coalesce(sb.credit_cents, 0) AS credit
-                 FROM purchase_balances b JOIN cd ON cd.supplier_id = b.supplier_id
-                 LEFT JOIN supplier_balances sb ON sb.pharmacy_id = b.pharmacy_id AND sb.supplier_id = b.supplier_id
-                WHERE b.pharmacy_id = $1 AND b.is_invoice AND b.owed_cents > 0),
-       given AS (SELECT inv.*, 0::bigint AS from_credit FROM inv WHERE credit <= 0
-                 UNION ALL
-                 SELECT inv.*, least(inv.owed, greatest(0, inv.credit - (sum(inv.owed) OVER w - inv.owed))) AS from_credit
-                   FROM inv WHERE credit > 0
-                 WINDOW w AS (PARTITION BY inv.supplier_id ORDER BY inv.purchase_date, inv.purchase_number, inv.id ROWS UNBOUNDED PRECEDING)),
-       aged AS (SELECT given.*, owed - from_credit AS outstanding, purchase_date + days AS due_date,
-                       greatest(0, $2::date - purchase_date) AS days_old, greatest(0, $2::date - (purchase_date + days)) AS days_overdue
-                  FROM given WHERE owed - from_credit > 0)`;
+       aged AS (SELECT b.purchase_id AS id, b.supplier_id, b.purchase_number, b.purchase_date, b.status, b.total_cents, cd.days,
+                       b.returned_cents AS returned, b.paid_cents AS paid, b.credit_applied_cents AS from_credit, b.outstanding_cents AS outstanding,
+                       b.purchase_date + cd.days AS due_date, greatest(0, $2::date - b.purchase_date) AS days_old,
+                       greatest(0, $2::date - (b.purchase_date + cd.days)) AS days_overdue
+                  FROM purchase_balances b JOIN cd ON cd.supplier_id = b.supplier_id
+                 WHERE b.pharmacy_id = $1 AND b.is_invoice AND b.outstanding_cents > 0)`;
 
 /** What the open invoices of each supplier add up to (count, oldest age, most overdue, owed per aging bucket). */
 export async function agingBySupplier(q: Queryable, pharmacyId: string, today: string, terms: SupplierTerms, periods: readonly number[]): Promise<Map<string, SupplierAging>> {
@@ -393,9 +386,14 @@ export async function syncPurchaseBalances(q: Queryable, pharmacyId: string, pur
   return rows.map((r) => r.supplier_id);
 }
 
-/** Rewrites the suppliers' balance rows from their purchases' balance rows and their payments. */
+/**
+ * Rewrites the suppliers' balance rows from their purchases' balance rows and their payments, then gives each
+ * supplier's credit to its open invoices, oldest first (purchase_balances.credit_applied_cents, a running sum over
+ * the supplier's open invoices, as `allocateCredit` does), changing only the rows whose share moved.
+ */
 export async function syncSupplierBalances(q: Queryable, pharmacyId: string, supplierIds: readonly string[]): Promise<void> {
   if (supplierIds.length === 0) return;
+  const ids = [...new Set(supplierIds)];
   await q.query(
     `INSERT INTO supplier_balances (pharmacy_id, supplier_id, purchases_cents, purchase_count, last_purchase_date, returns_cents, paid_cents, payment_count, last_payment_date, credit_cents)
      SELECT $1, s.id, coalesce(b.total, 0), coalesce(b.n, 0), b.last, coalesce(b.returned, 0), coalesce(pa.total, 0), coalesce(pa.n, 0), pa.last,
@@ -414,7 +412,22 @@ export async function syncSupplierBalances(q: Queryable, pharmacyId: string, sup
      ON CONFLICT (pharmacy_id, supplier_id) DO UPDATE SET purchases_cents = EXCLUDED.purchases_cents, purchase_count = EXCLUDED.purchase_count,
        last_purchase_date = EXCLUDED.last_purchase_date, returns_cents = EXCLUDED.returns_cents, paid_cents = EXCLUDED.paid_cents,
        payment_count = EXCLUDED.payment_count, last_payment_date = EXCLUDED.last_payment_date, credit_cents = EXCLUDED.credit_cents`,
-    [pharmacyId, [...new Set(supplierIds)]],
+    [pharmacyId, ids],
+  );
+  await q.query(
+    `WITH mine AS (SELECT b.purchase_id, b.credit_applied_cents AS was,
+                          CASE WHEN b.is_invoice AND b.owed_cents > 0
+                               THEN least(b.owed_cents, greatest(0, coalesce(sb.credit_cents, 0)
+                                      - (sum(b.owed_cents) FILTER (WHERE b.is_invoice AND b.owed_cents > 0) OVER w - b.owed_cents)))
+                               ELSE 0 END AS given
+                     FROM purchase_balances b
+                     JOIN unnest($2::uuid[]) AS s(id) ON s.id = b.supplier_id
+                     LEFT JOIN supplier_balances sb ON sb.pharmacy_id = b.pharmacy_id AND sb.supplier_id = b.supplier_id
+                    WHERE b.pharmacy_id = $1
+                   WINDOW w AS (PARTITION BY b.supplier_id ORDER BY b.purchase_date, b.purchase_number, b.purchase_id ROWS UNBOUNDED PRECEDING))
+     UPDATE purchase_balances b SET credit_applied_cents = mine.given
+       FROM mine WHERE b.pharmacy_id = $1 AND b.purchase_id = mine.purchase_id AND mine.given <> mine.was`,
+    [pharmacyId, ids],
   );
 }
 
