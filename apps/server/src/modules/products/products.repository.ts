@@ -144,9 +144,15 @@ export async function listProducts(
   if (query.status === 'low') where.push(`${quantity} > 0 AND ${quantity} <= ${threshold}`);
   if (query.status === 'good') where.push(`${quantity} > ${threshold}`);
 
-  const from = `FROM products p
-    LEFT JOIN branch_products bp ON bp.pharmacy_id = p.pharmacy_id AND bp.product_id = p.id AND bp.branch_id = $2
-    WHERE ${where.join(' AND ')}`;
+  // The product's row in the branch, looked up by its primary key for each product (LIMIT 1 keeps the planner from
+  // flattening it into a join). As a plain join, without statistics (a table never analyzed: PGlite before its
+  // first maintenance pass, or a PostgreSQL server without autovacuum) the planner took the branch's rows for 5
+  // and joined them by a nested loop over all of them: 140 ms for the first page and 4 s for a two-word search at
+  // 50,000 products (bench/products-search.ts, decision 0063). A page reads 50 of them.
+  const branchRow = `LEFT JOIN LATERAL (SELECT * FROM branch_products x
+                        WHERE x.pharmacy_id = p.pharmacy_id AND x.branch_id = $2 AND x.product_id = p.id LIMIT 1) bp ON true`;
+  const filters = where.join(' AND ');
+  const from = `FROM products p ${branchRow} WHERE ${filters}`;
   const dir: 'ASC' | 'DESC' = query.order === 'desc' ? 'DESC' : 'ASC';
   // A search or filter must find every match to sort them anyway: count them in the same pass. An unfiltered
   // page is read in index order instead, and counted apart (a cheap count of the products).
@@ -155,13 +161,18 @@ export async function listProducts(
     COALESCE(bp.selling_price_cents, 0) AS selling, COALESCE(bp.purchase_price_cents, 0) AS purchase,
     bp.min_margin_basis_points AS bp_margin, ${quantity} AS quantity, COALESCE(bp.reserved_quantity, 0) AS reserved,
     bp.low_stock_threshold AS bp_threshold, ${SORT_KEYS[query.sort].key} AS sort_key`;
-  // The matches of a search are gathered first through the indexes (a MATERIALIZED fence keeps the planner from
-  // walking the whole name index instead), then counted and sorted.
+  // A search gathers its matches first through the indexes (a MATERIALIZED fence keeps the planner from walking the
+  // whole name index instead), with only what sorting them needs: the branch's row only when the status filter or
+  // the sort reads it. Then they are counted, sorted and cut to the page, and only the page's rows are read whole.
+  const matchesNeedBranchRow = query.status !== undefined || query.sort === 'quantity' || query.sort === 'price';
   const page = windowCount
-    ? `WITH matches AS MATERIALIZED (SELECT ${columns} ${from})
-       SELECT m.*, count(*) OVER () AS total FROM matches m
-        ORDER BY ${orderBy(query.sort, dir, 'm.sort_key', 'm.name', 'm.id')}
-        LIMIT ${query.limit} OFFSET ${query.offset}`
+    ? `WITH matches AS MATERIALIZED (
+         SELECT p.id, p.name, ${SORT_KEYS[query.sort].key} AS sort_key FROM products p ${matchesNeedBranchRow ? branchRow : ''} WHERE ${filters}),
+       ranked AS (
+         SELECT m.id, count(*) OVER () AS total FROM matches m
+          ORDER BY ${orderBy(query.sort, dir, 'm.sort_key', 'm.name', 'm.id')}
+          LIMIT ${query.limit} OFFSET ${query.offset})
+       SELECT ${columns}, r.total FROM ranked r JOIN products p ON p.pharmacy_id = $1 AND p.id = r.id ${branchRow}`
     : `SELECT ${columns} ${from}
         ORDER BY ${orderBy(query.sort, dir, SORT_KEYS[query.sort].key, 'p.name', 'p.id')}
         LIMIT ${query.limit} OFFSET ${query.offset}`;
@@ -178,8 +189,10 @@ export async function listProducts(
   let total = rows[0] && windowCount ? (rows[0].total ?? null) : null;
   if (windowCount && rows.length === 0 && query.offset === 0) total = 0;
   if (total === null) {
-    // $3 (today) is not used by the filters: name it so every parameter has a type.
-    const [count] = await q.query<{ total: number }>(`SELECT count(*)::int AS total ${from} AND $3::date IS NOT NULL`, params);
+    // $2 and $3 may not be used by the filters: name them so every parameter has a type. Without a status filter
+    // the count needs the products alone (a page past the end of a filtered list counts with the branch's rows).
+    const counted = query.status !== undefined ? from : `FROM products p WHERE ${filters}`;
+    const [count] = await q.query<{ total: number }>(`SELECT count(*)::int AS total ${counted} AND $2::uuid IS NOT NULL AND $3::date IS NOT NULL`, params);
     total = count?.total ?? 0;
   }
   const items = rows.map((r): ProductListItem => {
