@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './app.ts';
+import { testDatabaseKinds } from './database.ts';
+import { createPharmacyWithStaff, type PharmacyFixture } from './fixtures.ts';
+import type { TestClient } from './http.ts';
+import { loginAs } from './platform-helpers.ts';
+
+/**
+ * The product list's search and filters on tables never analyzed (no statistics, as on a PostgreSQL server without
+ * autovacuum or PGlite before its first maintenance pass), with two pharmacies holding the same names: each sees
+ * its own products only, counts are right, the status filter and the sorts read the branch's row (decision 0063).
+ */
+for (const kind of testDatabaseKinds()) {
+  describe(`product search on ${kind}`, () => {
+    let t: TestApp;
+    let a: PharmacyFixture;
+    let b: PharmacyFixture;
+    let owner: TestClient;
+    const NAMES = ['Amoxicillin 500mg Syrup', 'Amoxicillin 250mg Capsules', 'Paracetamol 500mg Tablets', 'Paracetamol Syrup 100ml', 'Zinc 20mg Tablets'];
+
+    async function seed(ph: PharmacyFixture, quantities: number[]): Promise<void> {
+      const main = ph.branches[0]!.id;
+      for (const [i, name] of NAMES.entries()) {
+        const [row] = await t.db.owner.query<{ id: string }>(
+          `INSERT INTO products (pharmacy_id, name, sku, barcodes, low_stock_threshold) VALUES ($1, $2, $3, $4, 5) RETURNING id`,
+          [ph.pharmacyId, name, `SKU-${ph.pharmacyId}-${i}`, [`616${i}${ph.pharmacyId.length}`]],
+        );
+        // The last product has no row in the branch (it shows with zero stock).
+        if (i < NAMES.length - 1) {
+          await t.db.owner.query(
+            `INSERT INTO branch_products (pharmacy_id, branch_id, product_id, selling_price_cents, purchase_price_cents, quantity) VALUES ($1, $2, $3, $4, 100, $5)`,
+            [ph.pharmacyId, main, row!.id, 1000 + i * 100, quantities[i]],
+          );
+        }
+      }
+    }
+
+    beforeAll(async () => {
+      t = await createTestApp(kind);
+      a = await createPharmacyWithStaff(t.db, { id: `search_a_${kind}`, plan: 'standard' });
+      b = await createPharmacyWithStaff(t.db, { id: `search_b_${kind}`, plan: 'standard' });
+      await seed(a, [3, 50, 2, 0]);
+      await seed(b, [1, 1, 1, 1]);
+      owner = await loginAs(t, a.users.owner!.email);
+    });
+    afterAll(async () => t?.close());
+
+    const names = (body: { items: { name: string }[] }) => body.items.map((i) => i.name);
+
+    it("finds every word in the pharmacy's own products only, with the right total", async () => {
+      const res = await owner.get('/api/products?q=amox');
+      expect(res.status).toBe(200);
+      expect(names(res.body)).toEqual(['Amoxicillin 250mg Capsules', 'Amoxicillin 500mg Syrup']);
+      expect(res.body.total).toBe(2);
+      const two = await owner.get(`/api/products?q=${encodeURIComponent('500mg syrup')}`);
+      expect(names(two.body)).toEqual(['Amoxicillin 500mg Syrup']);
+      expect(two.body.total).toBe(1);
+      const sku = await owner.get(`/api/products?q=SKU-${b.pharmacyId}`);
+      expect(sku.body).toMatchObject({ items: [], total: 0 });
+    });
+
+    it('filters by stock status in the branch and sorts by quantity within a search', async () => {
+      const low = await owner.get('/api/products?q=a&status=low');
+      expect(names(low.body)).toEqual(['Amoxicillin 500mg Syrup', 'Paracetamol 500mg Tablets']);
+      expect(low.body.total).toBe(2);
+      const out = await owner.get('/api/products?status=out');
+      expect(names(out.body).sort()).toEqual(['Paracetamol Syrup 100ml', 'Zinc 20mg Tablets']);
+      const byQuantity = await owner.get('/api/products?q=amox&sort=quantity&order=desc');
+      expect(byQuantity.body.items.map((i: { quantity: number }) => i.quantity)).toEqual([50, 3]);
+      const byPrice = await owner.get('/api/products?q=para&sort=price');
+      expect(byPrice.body.items.map((i: { sellingPriceCents: number }) => i.sellingPriceCents)).toEqual([1200, 1300]);
+    });
+
+    it('counts a page past the end of a filtered and of an unfiltered list', async () => {
+      const past = await owner.get('/api/products?q=a&status=low&offset=10');
+      expect(past.body).toMatchObject({ items: [], total: 2 });
+      const pastAll = await owner.get('/api/products?offset=10');
+      expect(pastAll.body).toMatchObject({ items: [], total: NAMES.length });
+      const first = await owner.get('/api/products?limit=2');
+      expect(first.body.total).toBe(NAMES.length);
+      expect(names(first.body)).toEqual(['Amoxicillin 250mg Capsules', 'Amoxicillin 500mg Syrup']);
+      expect(first.body.items[1]).toMatchObject({ quantity: 3, sellingPriceCents: 1000, status: 'low' });
+    });
+  });
+}
