@@ -112,9 +112,17 @@ export interface SubscriptionSummary {
   reminderDate: Date | null;
 }
 
+/** One formatter per time zone: building an Intl.DateTimeFormat costs far more than formatting (every request evaluates the subscription). */
+const enGbFormatters = new Map<string, Intl.DateTimeFormat>();
+
 /** A date as en-GB shows it (22/11/2027), in the pharmacy's time zone. */
 function formatDateEnGb(date: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric' }).format(date);
+  let formatter = enGbFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-GB', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric' });
+    enGbFormatters.set(timeZone, formatter);
+  }
+  return formatter.format(date);
 }
 
 /** The end of the trial: trialEndDate, else the end date of a trial record. */
