@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { decodeCatalogue, posCatalogueResponseSchema, type PosCatalogueItem } from '@pharmapoint/domain/pos-catalogue';
 import { buildApp, type App } from '../src/app.ts';
@@ -108,9 +108,15 @@ describe.each(testDatabaseKinds())('the till catalogue cache on %s', (kind) => {
     await catalogue(c.cashier!, `?branchId=${west}`);
     await t.db.owner.query(`UPDATE memberships SET allowed_branch_ids = $3 WHERE pharmacy_id = $1 AND user_id = $2`, [ph.pharmacyId, ph.users.cashier, [main]]);
     try {
-      const res = await get(c.cashier!, `?branchId=${west}`);
-      expect(res.status).toBe(403);
-      expect(res.body.error.code).toBe('BRANCH_NOT_ALLOWED');
+      // The session cache (decision 0062) hears a membership changed behind the app's back by its notification.
+      await vi.waitFor(
+        async () => {
+          const res = await get(c.cashier!, `?branchId=${west}`);
+          expect(res.status).toBe(403);
+          expect(res.body.error.code).toBe('BRANCH_NOT_ALLOWED');
+        },
+        { timeout: 5000, interval: 100 },
+      );
     } finally {
       await t.db.owner.query(`UPDATE memberships SET allowed_branch_ids = NULL WHERE pharmacy_id = $1 AND user_id = $2`, [ph.pharmacyId, ph.users.cashier]);
     }

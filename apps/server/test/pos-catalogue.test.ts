@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { decodeCatalogue, posCatalogueResponseSchema, type PosCatalogueItem } from '@pharmapoint/domain/pos-catalogue';
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
@@ -147,9 +147,15 @@ describe.each(testDatabaseKinds())('the till catalogue on %s', (kind) => {
   it('a branch the user may not work in is refused like other branch-scoped reads (403 BRANCH_NOT_ALLOWED)', async () => {
     await t.db.owner.query(`UPDATE memberships SET allowed_branch_ids = $3 WHERE pharmacy_id = $1 AND user_id = $2`, [ph.pharmacyId, ph.users.cashier, [main]]);
     try {
-      const res = await c.cashier!.get(`/api/pos/catalogue?branchId=${west}`);
-      expect(res.status).toBe(403);
-      expect(res.body.error.code).toBe('BRANCH_NOT_ALLOWED');
+      // The session cache (decision 0062) hears a membership changed behind the app's back by its notification.
+      await vi.waitFor(
+        async () => {
+          const res = await c.cashier!.get(`/api/pos/catalogue?branchId=${west}`);
+          expect(res.status).toBe(403);
+          expect(res.body.error.code).toBe('BRANCH_NOT_ALLOWED');
+        },
+        { timeout: 5000, interval: 100 },
+      );
       expect((await c.cashier!.get(`/api/pos/catalogue?branchId=${main}`)).status).toBe(200);
     } finally {
       await t.db.owner.query(`UPDATE memberships SET allowed_branch_ids = NULL WHERE pharmacy_id = $1 AND user_id = $2`, [ph.pharmacyId, ph.users.cashier]);
