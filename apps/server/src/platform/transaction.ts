@@ -8,15 +8,34 @@ import { AppError, isRetryableDatabaseError } from './errors.ts';
 
 /**
  * One transaction per request, opened at the edge. A route hands its use case to app.inTenant (or app.inUser for
- * signed-in routes outside a pharmacy, app.inOperator for an operator's change of one pharmacy); the wrapper opens
- * the transaction as the application role with the tenant set, builds the request context once, honours the Idempotency-Key of routes that declare `idempotent`, and runs
- * the work again once when PostgreSQL reports a deadlock or a serialisation failure. Use cases never open
- * transactions: they take (q, ctx, input), so two of them compose in one transaction.
+ * signed-in routes outside a pharmacy, app.inOperator for an operator's change of one pharmacy, app.inPlatform for
+ * public and platform flows: sign-in, demo registration, the licence purchase, callbacks); the wrapper opens the
+ * transaction as the application role with the tenant set, builds the request context once, honours the
+ * Idempotency-Key of routes that declare `idempotent`, and runs the work again once when PostgreSQL reports a
+ * deadlock or a serialisation failure. Use cases never open transactions: they take (q, ctx, input), so two of them
+ * compose in one transaction. Job handlers (no request) open theirs with runTransaction in their *.jobs.ts file.
+ * A flow that needs several transactions (a slow password hash or a call to another service between them, a
+ * callback that must keep its receipt when the rest fails) is written at the edge as calls one after the other,
+ * each with its own use case; services and repositories never import this file's runTransaction (lint-enforced,
+ * eslint.config.js; decision 0070).
  */
 export type TenantWork<T> = (q: Queryable, ctx: RequestContext) => Promise<T>;
 export type UserWork<T> = (q: Queryable, user: RequestAuth) => Promise<T>;
 /** An operator's change of one pharmacy (the admin area): the transaction's tenant is that pharmacy. */
 export type OperatorWork<T> = (q: Queryable, operator: RequestAuth) => Promise<T>;
+
+/**
+ * What a platform use case knows of its caller (app.inPlatform): a public or platform flow has no tenant context.
+ * `auth` is the signed-in caller when there is one (a public route may be called with or without a session; an
+ * operator route always has one), `ip` and `userAgent` the client's (rate limits, sessions), `now` the request's clock.
+ */
+export interface PlatformContext {
+  auth: RequestAuth | null;
+  ip: string;
+  userAgent: string | undefined;
+  now: Date;
+}
+export type PlatformWork<T> = (q: Queryable, ctx: PlatformContext) => Promise<T>;
 
 export interface WrapOptions {
   /** The success status (201 for creates); replayed answers keep the status they were first given. */
@@ -31,6 +50,16 @@ export interface WrapOptions {
   key?: 'once' | 'claim' | 'none' | 'answer';
   /** With key 'claim': the answer to store for this result (undefined: the work is not finished). */
   answer?: (value: unknown) => unknown;
+}
+
+export interface PlatformOptions extends WrapOptions {
+  /**
+   * The transaction's tenant and user. Default none: platform tables only (users, sessions, tokens, payments), which
+   * the request role reaches as before. A flow that names a pharmacy (the demo pharmacy, the pharmacy of a callback's
+   * path, the pharmacy whose owner sets a first password) or a user (their own memberships) passes it here. A route
+   * that declares `idempotent` must name both: its key is claimed in that pharmacy for that user.
+   */
+  scope?: TransactionScope;
 }
 
 /** Did app.inTenant answer this request from its stored Idempotency-Key answer? */
@@ -51,10 +80,20 @@ declare module 'fastify' {
      * pharmacy is 404 and writes nothing.
      */
     inOperator<T>(request: FastifyRequest, reply: FastifyReply, pharmacyId: string, work: OperatorWork<T>, options?: WrapOptions): Promise<T>;
+    /**
+     * Runs a public or platform use case (no tenant context: sign-in, password reset, demo registration, the licence
+     * purchase, a provider's callback) in one transaction with options.scope (default: no tenant, no user), the
+     * PlatformContext built once, the route's Idempotency-Key honoured in the scope's pharmacy, and the work run
+     * once more on a deadlock or serialisation failure (decision 0070).
+     */
+    inPlatform<T>(request: FastifyRequest, reply: FastifyReply, work: PlatformWork<T>, options?: PlatformOptions): Promise<T>;
   }
 }
 
-/** Runs work in one transaction; a deadlock or serialisation failure runs it once more, then surfaces (409). */
+/**
+ * Runs work in one transaction; a deadlock or serialisation failure runs it once more, then surfaces (409). The
+ * wrappers below use it; so do job handlers (*.jobs.ts), which have no request. Never a service or a repository.
+ */
 export async function runTransaction<T>(db: Database, scope: TransactionScope, work: (q: Queryable) => Promise<T>): Promise<T> {
   try {
     return await db.transaction(scope, work);
@@ -208,6 +247,27 @@ export const transactionPlugin = fp<{ db: Database }>(async (app: FastifyInstanc
         if (!(await pharmacyExists(q, pharmacyId))) throw new AppError('PHARMACY_NOT_FOUND');
         return onceForKey(q, scope, idempotency, options, () => work(q, operator));
       });
+      return answerWith(reply, value as T, replayed, options);
+    },
+  );
+
+  app.decorate(
+    'inPlatform',
+    async function inPlatform<T>(request: FastifyRequest, reply: FastifyReply, work: PlatformWork<T>, options: PlatformOptions = {}) {
+      const ua = request.headers['user-agent'];
+      const ctx: PlatformContext = { auth: request.auth ?? null, ip: request.ip, userAgent: typeof ua === 'string' ? ua : undefined, now: new Date() };
+      const scope = options.scope ?? {};
+      const key = options.key === 'none' ? null : idempotencyKey(request);
+      let keyScope: KeyScope | null = null;
+      if (key) {
+        const userId = scope.userId ?? ctx.auth?.userId;
+        if (!scope.pharmacyId || !userId) throw new Error(`${request.routeOptions.url}: an idempotent platform route must name the pharmacy and user of its key (options.scope)`);
+        keyScope = { pharmacyId: scope.pharmacyId, userId };
+      }
+      const idempotency = key ? { key, hash: requestHash(request) } : null;
+      const { value, replayed } = await runTransaction(db, scope, (q) =>
+        keyScope ? onceForKey(q, keyScope, idempotency, options, () => work(q, ctx)) : work(q, ctx).then((v) => ({ value: v, replayed: null })),
+      );
       return answerWith(reply, value as T, replayed, options);
     },
   );

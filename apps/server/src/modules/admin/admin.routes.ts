@@ -24,7 +24,9 @@ import {
   adminOverview,
   deactivatePharmacy,
   extendTrial,
+  customerSetUpMessage,
   listPharmaciesForOperator,
+  operatorActionAnswer,
   pharmacyTheme,
   reactivatePharmacy,
   recordOfflinePayment,
@@ -62,9 +64,13 @@ export const registerAdmin: ModuleRegistrar = (app, { db, config, mailer }) => {
       },
     },
     async (request, reply) => {
-      const answer = await setUpCustomer(db, operatorOf(request), request.body, mail);
-      reply.status(201);
-      return answer;
+      // No pharmacy yet: a platform transaction as the operator; the answer is read once it has committed.
+      const operator = operatorOf(request);
+      const pharmacyId = await app.inPlatform(request, reply, (q, ctx) => setUpCustomer(q, operator, request.body, mail, ctx.now), {
+        status: 201,
+        scope: { userId: operator.userId },
+      });
+      return operatorActionAnswer(db.owner, mail, pharmacyId, customerSetUpMessage(request.body.pharmacyName, request.body.ownerEmail));
     },
   );
 
@@ -74,7 +80,10 @@ export const registerAdmin: ModuleRegistrar = (app, { db, config, mailer }) => {
       config: { access: 'operator' },
       schema: { tags, summary: "Send the owner's invitation again (until they accept it)", params: pharmacyIdParamsSchema, body: emptyRequestSchema, response: { 200: pharmacyActionResponseSchema } },
     },
-    async (request) => resendOwnerInvitation(db, operatorOf(request), request.params.id, mail),
+    async (request, reply) => {
+      const message = await app.inOperator(request, reply, request.params.id, (q, operator) => resendOwnerInvitation(q, operator, request.params.id, mail));
+      return operatorActionAnswer(db.owner, mail, request.params.id, message);
+    },
   );
 
   r.get(
@@ -101,7 +110,7 @@ export const registerAdmin: ModuleRegistrar = (app, { db, config, mailer }) => {
       config: { access: 'operator' },
       schema: { tags, summary: "A pharmacy's theme (theme customizer)", params: pharmacyIdParamsSchema, response: { 200: themeResponseSchema } },
     },
-    async (request) => pharmacyTheme(db, operatorOf(request), request.params.id),
+    async (request, reply) => app.inOperator(request, reply, request.params.id, (q, operator) => pharmacyTheme(q, operator, request.params.id)),
   );
 
   r.put(
@@ -110,7 +119,7 @@ export const registerAdmin: ModuleRegistrar = (app, { db, config, mailer }) => {
       config: { access: 'operator' },
       schema: { tags, summary: "Save a pharmacy's theme (audited in its log)", params: pharmacyIdParamsSchema, body: themeSchema, response: { 200: themeResponseSchema } },
     },
-    async (request) => savePharmacyTheme(db, operatorOf(request), request.params.id, request.body),
+    async (request, reply) => app.inOperator(request, reply, request.params.id, (q, operator) => savePharmacyTheme(q, operator, request.params.id, request.body)),
   );
 
   r.get(
@@ -192,6 +201,9 @@ export const registerAdmin: ModuleRegistrar = (app, { db, config, mailer }) => {
       config: { access: 'operator' },
       schema: { tags, summary: "A lead's follow-up: status, follow-up flag, notes", params: leadIdParamsSchema, body: updateLeadRequestSchema, response: { 200: updateLeadResponseSchema } },
     },
-    async (request) => updateLeadAsOperator(db, operatorOf(request).userId, request.params.id, request.body),
+    async (request, reply) => {
+      const operatorId = operatorOf(request).userId;
+      return app.inPlatform(request, reply, (q, ctx) => updateLeadAsOperator(q, operatorId, request.params.id, request.body, ctx.now), { scope: { userId: operatorId } });
+    },
   );
 };

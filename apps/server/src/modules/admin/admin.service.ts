@@ -16,12 +16,11 @@ import {
 } from '@pharmapoint/domain/admin';
 import { formatMoney } from '@pharmapoint/domain/money';
 import { LICENCE_PLAN } from '@pharmapoint/domain/platform-payments';
-import type { Database, Queryable } from '../../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
 import type { RequestAuth } from '../../platform/access.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import { AppError } from '../../platform/errors.ts';
-import { runTransaction } from '../../platform/transaction.ts';
 import { audit } from '../audit/audit.service.ts';
 import { demoFunnelOf } from '../demo/demo.service.ts';
 import { applySubscriptionPayment, assertSubscriptionPayable, overviewsOf } from '../subscription/subscription.service.ts';
@@ -287,43 +286,52 @@ export interface OperatorMail {
 }
 
 /**
- * customers/new: a pharmacy and its owner set up by hand for a customer who paid outside M-Pesa, in one
- * transaction: the owner's account (no password), the pharmacy with its Main Branch, settings and the chosen plan's
- * subscription, the owner's membership waiting for their answer, and the invitation email whose link lets them
- * choose a password and sign in. An email that has an account already is refused ('An account with this email
- * already exists.').
+ * customers/new: a pharmacy and its owner set up by hand for a customer who paid outside M-Pesa, in the route's one
+ * transaction (no tenant yet: app.inPlatform as the operator): the owner's account (no password), the pharmacy with
+ * its Main Branch, settings and the chosen plan's subscription, the owner's membership waiting for their answer, and
+ * the invitation email whose link lets them choose a password and sign in. An email that has an account already is
+ * refused ('An account with this email already exists.'). Returns the new pharmacy's id; the route then answers
+ * with customerSetUpAnswer, after COMMIT.
  */
-export async function setUpCustomer(db: Database, operator: RequestAuth, input: CustomerSetupRequest, mail: OperatorMail, now = new Date()): Promise<PharmacyActionResponse> {
-  const pharmacyId = await runTransaction(db, { userId: operator.userId }, async (q) => {
-    if (await userExists(q, input.ownerEmail)) throw new AppError('DUPLICATE_EMAIL');
-    const ownerId = await insertOwnerUser(q, input.ownerEmail, input.ownerName, now);
-    const created = await createPharmacy(q, { name: input.pharmacyName, ownerUserId: ownerId, plan: input.plan, now });
-    await makeOwnerMembershipPending(q, created.pharmacyId, ownerId, input.ownerName);
-    const ctx = operatorContext(operator, created.pharmacyId, now);
-    await audit(q, { pharmacyId: created.pharmacyId, userId: operator.userId }, 'admin.pharmacy_created', 'pharmacy', created.pharmacyId, null, {
-      name: input.pharmacyName,
-      ownerEmail: input.ownerEmail,
-      plan: input.plan,
-      by: 'platform_operator',
-      operatorEmail: operator.email,
-    });
-    await resendInvite(q, ctx, ownerId, mail);
-    return created.pharmacyId;
+export async function setUpCustomer(q: Queryable, operator: RequestAuth, input: CustomerSetupRequest, mail: OperatorMail, now = new Date()): Promise<string> {
+  if (await userExists(q, input.ownerEmail)) throw new AppError('DUPLICATE_EMAIL');
+  const ownerId = await insertOwnerUser(q, input.ownerEmail, input.ownerName, now);
+  const created = await createPharmacy(q, { name: input.pharmacyName, ownerUserId: ownerId, plan: input.plan, now });
+  await makeOwnerMembershipPending(q, created.pharmacyId, ownerId, input.ownerName);
+  const ctx = operatorContext(operator, created.pharmacyId, now);
+  await audit(q, { pharmacyId: created.pharmacyId, userId: operator.userId }, 'admin.pharmacy_created', 'pharmacy', created.pharmacyId, null, {
+    name: input.pharmacyName,
+    ownerEmail: input.ownerEmail,
+    plan: input.plan,
+    by: 'platform_operator',
+    operatorEmail: operator.email,
   });
-  void mail.mailer.flush().catch(() => undefined);
-  const pharmacy = await pharmacyForOperator(db.owner, pharmacyId, now);
-  return { pharmacy, message: `${pharmacy.name} is set up. An invitation was sent to ${input.ownerEmail}.` };
+  await resendInvite(q, ctx, ownerId, mail);
+  return created.pharmacyId;
 }
 
-/** Sends the owner a new invitation link ('This person has already accepted the invitation.' once they have). */
-export async function resendOwnerInvitation(db: Database, operator: RequestAuth, pharmacyId: string, mail: OperatorMail, now = new Date()): Promise<PharmacyActionResponse> {
-  const message = await runTransaction(db, { pharmacyId, userId: operator.userId }, async (q) => {
-    const ownerId = await ownerOf(q, pharmacyId);
-    if (!ownerId) throw new AppError('PHARMACY_NOT_FOUND');
-    return (await resendInvite(q, operatorContext(operator, pharmacyId, now), ownerId, mail)).message;
-  });
+/**
+ * Sends the owner a new invitation link ('This person has already accepted the invitation.' once they have), in the
+ * operator's transaction of that pharmacy (app.inOperator). Returns the sentence for the operator.
+ */
+export async function resendOwnerInvitation(q: Queryable, operator: RequestAuth, pharmacyId: string, mail: OperatorMail, now = new Date()): Promise<string> {
+  const ownerId = await ownerOf(q, pharmacyId);
+  if (!ownerId) throw new AppError('PHARMACY_NOT_FOUND');
+  return (await resendInvite(q, operatorContext(operator, pharmacyId, now), ownerId, mail)).message;
+}
+
+/**
+ * The answer of an operator's action that queued an email, read after its transaction committed: the email is sent
+ * at once (the mailer's outbox is flushed in the background) and the pharmacy is read as the operator's list shows it.
+ */
+export async function operatorActionAnswer(owner: Queryable, mail: OperatorMail, pharmacyId: string, message: string, now = new Date()): Promise<PharmacyActionResponse> {
   void mail.mailer.flush().catch(() => undefined);
-  return { pharmacy: await pharmacyForOperator(db.owner, pharmacyId, now), message };
+  return { pharmacy: await pharmacyForOperator(owner, pharmacyId, now), message };
+}
+
+/** The sentence the operator reads once a customer is set up. */
+export function customerSetUpMessage(pharmacyName: string, ownerEmail: string): string {
+  return `${pharmacyName} is set up. An invitation was sent to ${ownerEmail}.`;
 }
 
 /**
@@ -353,12 +361,12 @@ export async function adminAnalytics(owner: Queryable, month: string | undefined
   };
 }
 
-/** theme-customizer: a pharmacy's theme as its people see it. */
-export async function pharmacyTheme(db: Database, operator: RequestAuth, pharmacyId: string, now = new Date()): Promise<{ theme: Theme }> {
-  return runTransaction(db, { pharmacyId, userId: operator.userId }, (q) => getTheme(q, operatorContext(operator, pharmacyId, now)));
+/** theme-customizer: a pharmacy's theme as its people see it (in the operator's transaction of that pharmacy). */
+export async function pharmacyTheme(q: Queryable, operator: RequestAuth, pharmacyId: string, now = new Date()): Promise<{ theme: Theme }> {
+  return getTheme(q, operatorContext(operator, pharmacyId, now));
 }
 
 /** theme-customizer: saves a pharmacy's theme (audited in its log under the operator, as the pharmacy's own save is). */
-export async function savePharmacyTheme(db: Database, operator: RequestAuth, pharmacyId: string, theme: Theme, now = new Date()): Promise<{ theme: Theme }> {
-  return runTransaction(db, { pharmacyId, userId: operator.userId }, (q) => saveTheme(q, operatorContext(operator, pharmacyId, now), theme));
+export async function savePharmacyTheme(q: Queryable, operator: RequestAuth, pharmacyId: string, theme: Theme, now = new Date()): Promise<{ theme: Theme }> {
+  return saveTheme(q, operatorContext(operator, pharmacyId, now), theme);
 }

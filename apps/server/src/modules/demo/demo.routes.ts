@@ -12,7 +12,17 @@ import { emptyRequestSchema, signedInResponseSchema } from '@pharmapoint/domain/
 import type { ModuleRegistrar } from '../../platform/module.ts';
 import { setSessionCookie } from '../../platform/auth-plugin.ts';
 import type { Client } from '../auth/auth.service.ts';
-import { completeDemoSignIn, demoAccess, enterDemo, registerDemo, sendDemoSignInLink } from './demo.service.ts';
+import {
+  completeDemoSignIn,
+  DEMO_PHARMACY_ID,
+  demoAccess,
+  enterDemo,
+  readDemoEmail,
+  readDemoRegistration,
+  registerDemo,
+  sendDemoSignInLink,
+  throttleDemoRequest,
+} from './demo.service.ts';
 
 const tags = ['demo'];
 
@@ -23,8 +33,13 @@ function client(request: FastifyRequest): Client {
 
 /** Demo registration and access (seed 002: /demo-register, /demo-access; decision 0046). */
 export const registerDemoModule: ModuleRegistrar = (app, deps) => {
-  const { db, config } = deps;
+  const { config, mailer } = deps;
   const r = app.withTypeProvider<ZodTypeProvider>();
+  /** After COMMIT: the email the transaction queued goes out now (the outbox is flushed in the background). */
+  const sendQueued = <T>(answer: T): T => {
+    void mailer.flush().catch(() => undefined);
+    return answer;
+  };
 
   r.post(
     '/api/demo/register',
@@ -38,16 +53,19 @@ export const registerDemoModule: ModuleRegistrar = (app, deps) => {
       },
     },
     async (request, reply) => {
-      const answer = await registerDemo(deps, request.body, client(request));
-      reply.status(201);
-      return answer;
+      const registration = readDemoRegistration(request.body);
+      // Two transactions one after the other: the attempt is counted and committed first, so a refused or failed
+      // registration still counts; then the registration itself, in the demo pharmacy.
+      await app.inPlatform(request, reply, (q, ctx) => throttleDemoRequest(q, ctx, 'register', registration.email));
+      const answer = await app.inPlatform(request, reply, (q, ctx) => registerDemo(q, ctx, deps, registration), { status: 201, scope: { pharmacyId: DEMO_PHARMACY_ID } });
+      return sendQueued(answer);
     },
   );
 
   r.get(
     '/api/demo/access',
     { config: { access: 'public' }, schema: { tags, summary: 'What /demo-access shows for this session', response: { 200: demoAccessResponseSchema } } },
-    async (request) => demoAccess(db, request.auth),
+    async (request, reply) => app.inPlatform(request, reply, demoAccess, { scope: { userId: request.auth?.userId } }),
   );
 
   r.post(
@@ -56,7 +74,12 @@ export const registerDemoModule: ModuleRegistrar = (app, deps) => {
       config: { access: 'public' },
       schema: { tags, summary: 'Email a single-use sign-in link to /demo-access (rate-limited per address and email)', body: demoSignInLinkRequestSchema, response: { 200: demoRegisterResponseSchema } },
     },
-    async (request) => sendDemoSignInLink(deps, request.body.email, client(request)),
+    async (request, reply) => {
+      const email = readDemoEmail(request.body.email);
+      // Two transactions, as registering: the attempt counted and committed first, then the link.
+      await app.inPlatform(request, reply, (q, ctx) => throttleDemoRequest(q, ctx, 'sign_in_link', email));
+      return sendQueued(await app.inPlatform(request, reply, (q, ctx) => sendDemoSignInLink(q, ctx, deps, email)));
+    },
   );
 
   r.post(

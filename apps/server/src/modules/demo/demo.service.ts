@@ -14,16 +14,17 @@ import type { Config } from '../../config.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import { DEMO_PHARMACY_ID } from '../../db/seed.ts';
 import type { RequestAuth } from '../../platform/access.ts';
+import type { PlatformContext } from '../../platform/transaction.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Mailer } from '../../platform/mailer.ts';
-import { runTransaction } from '../../platform/transaction.ts';
 import { queueSignInLink, queueVerificationEmail, signInWithEmailLink, type Client, type NewSession } from '../auth/auth.service.ts';
 import * as repo from './demo.repository.ts';
 
 /**
- * Demo registration and access (seed 002 sections 2-5, 8; issue 11 item 5; decision 0046). Public use cases open
- * their own short transactions (no tenant is known); the demo visitor's place is a membership with role demo in the
- * shared demo pharmacy, read-only as the auth plugin enforces for every demo session.
+ * Demo registration and access (seed 002 sections 2-5, 8; issue 11 item 5; decision 0046). The public use cases run
+ * in the routes' platform transactions (app.inPlatform: no tenant is known; registering names the demo pharmacy);
+ * the demo visitor's place is a membership with role demo in the shared demo pharmacy, read-only as the auth plugin
+ * enforces for every demo session.
  */
 export interface DemoDeps {
   db: Database;
@@ -33,43 +34,55 @@ export interface DemoDeps {
 
 const PROBLEM_CODES = { fieldsRequired: 'DEMO_FIELDS_REQUIRED', invalidEmail: 'DEMO_INVALID_EMAIL', invalidPhone: 'DEMO_INVALID_PHONE' } as const;
 
+/** The pharmacy a demo registration joins (the transaction's tenant when registering). */
+export { DEMO_PHARMACY_ID };
+
 /**
  * Counts a request to a public demo endpoint and refuses it past the limits of DEMO_LIMITS, per address and per
- * email. The count is committed before the request's own work, so a refused or failed attempt still counts.
+ * email. The route runs it in its own transaction before the request's own work (two transactions one after the
+ * other), so the count is committed and a refused or failed attempt still counts.
  */
-async function throttle(db: Database, action: keyof typeof DEMO_LIMITS, ip: string, email: string, now: Date): Promise<void> {
+export async function throttleDemoRequest(q: Queryable, ctx: PlatformContext, action: keyof typeof DEMO_LIMITS, email: string): Promise<void> {
   const limits = DEMO_LIMITS[action];
-  await runTransaction(db, {}, async (q) => {
-    const since = new Date(now.getTime() - limits.windowMinutes * 60_000);
-    const counts = await repo.countDemoRequests(q, action, ip, email, since);
-    if (counts.byIp >= limits.perIp || counts.byEmail >= limits.perEmail) throw new AppError('DEMO_RATE_LIMITED');
-    await repo.insertDemoRequest(q, action, ip, email, now);
-  });
+  const since = new Date(ctx.now.getTime() - limits.windowMinutes * 60_000);
+  const counts = await repo.countDemoRequests(q, action, ctx.ip, email, since);
+  if (counts.byIp >= limits.perIp || counts.byEmail >= limits.perEmail) throw new AppError('DEMO_RATE_LIMITED');
+  await repo.insertDemoRequest(q, action, ctx.ip, email, ctx.now);
+}
+
+/** A demo registration as it is stored: checked (seed 002's sentences) and trimmed, before anything is written. */
+export interface DemoRegistration {
+  email: string;
+  name: string;
+  phone: string;
+  pharmacyName: string | null;
+}
+
+export function readDemoRegistration(input: DemoRegisterRequest): DemoRegistration {
+  const problem = demoRegistrationProblem(input);
+  if (problem) throw new AppError(PROBLEM_CODES[problem]);
+  return { email: normaliseDemoEmail(input.email), name: input.name.trim().slice(0, 120), phone: input.phone.trim(), pharmacyName: input.pharmacyName?.trim() || null };
 }
 
 /**
  * POST /api/demo/register (seed 002 section 4, Demo registration): the visitor's account (no password: they sign in
  * by emailed links), their read-only place in the shared demo pharmacy, the demo record and the lead, and the
- * verification email whose link leads to /demo-access, all in one transaction. An email that has any account
- * already is refused with the specification's sentence.
+ * verification email whose link leads to /demo-access, all in the route's one transaction (tenant: the demo
+ * pharmacy). An email that has any account already is refused with the specification's sentence.
  */
-export async function registerDemo(deps: DemoDeps, input: DemoRegisterRequest, client: Client, now = new Date()): Promise<{ email: string; message: string }> {
-  const problem = demoRegistrationProblem(input);
-  if (problem) throw new AppError(PROBLEM_CODES[problem]);
-  const email = normaliseDemoEmail(input.email);
-  const name = input.name.trim().slice(0, 120);
-  const phone = input.phone.trim();
-  const pharmacyName = input.pharmacyName?.trim() || null;
-  await throttle(deps.db, 'register', client.ip, email, now);
-  await runTransaction(deps.db, { pharmacyId: DEMO_PHARMACY_ID }, async (q) => {
-    if (await repo.userIdByEmail(q, email)) throw new AppError('DEMO_EMAIL_REGISTERED');
-    if (!(await repo.pharmacyExists(q, DEMO_PHARMACY_ID))) throw new AppError('NOT_FOUND', { message: 'The demo is not available right now. Please try again later.' });
-    const userId = await repo.insertDemoUser(q, { email, name, phone }, now);
-    await repo.insertDemoMembership(q, DEMO_PHARMACY_ID, userId);
-    await repo.insertRegistration(q, { userId, name, email, phone, pharmacyName, ip: client.ip }, now);
-    await queueVerificationEmail(q, deps, { id: userId, email, name }, ['Thank you for registering for the PharmaPoint demo.', 'Confirm your email address to open the demo.'], now);
-  });
-  void deps.mailer.flush().catch(() => undefined);
+export async function registerDemo(
+  q: Queryable,
+  ctx: PlatformContext,
+  deps: Pick<DemoDeps, 'config' | 'mailer'>,
+  registration: DemoRegistration,
+): Promise<{ email: string; message: string }> {
+  const { email, name, phone, pharmacyName } = registration;
+  if (await repo.userIdByEmail(q, email)) throw new AppError('DEMO_EMAIL_REGISTERED');
+  if (!(await repo.pharmacyExists(q, DEMO_PHARMACY_ID))) throw new AppError('NOT_FOUND', { message: 'The demo is not available right now. Please try again later.' });
+  const userId = await repo.insertDemoUser(q, { email, name, phone }, ctx.now);
+  await repo.insertDemoMembership(q, DEMO_PHARMACY_ID, userId);
+  await repo.insertRegistration(q, { userId, name, email, phone, pharmacyName, ip: ctx.ip }, ctx.now);
+  await queueVerificationEmail(q, deps, { id: userId, email, name }, ['Thank you for registering for the PharmaPoint demo.', 'Confirm your email address to open the demo.'], ctx.now);
   return { email, message: 'Check your email' };
 }
 
@@ -78,30 +91,35 @@ export async function completeDemoVerification(q: Queryable, userId: string, now
   return repo.markRegistrationVerified(q, userId, now);
 }
 
-/** GET /api/demo/access: the state /demo-access shows for the caller's session. */
-export async function demoAccess(db: Database, auth: RequestAuth | null): Promise<DemoAccessResponse> {
+/**
+ * GET /api/demo/access: the state /demo-access shows for the caller's session (the route's transaction names the
+ * signed-in user, whose demo record it reads).
+ */
+export async function demoAccess(q: Queryable, ctx: PlatformContext): Promise<DemoAccessResponse> {
+  const auth = ctx.auth;
   if (!auth || !auth.isDemo) return { state: 'signed_out' };
-  const registration = await runTransaction(db, { userId: auth.userId }, (q) => repo.registrationOfUser(q, auth.userId));
+  const registration = await repo.registrationOfUser(q, auth.userId);
   const verified = auth.profile.emailVerified && (registration ? registration.emailVerified && registration.demoAccessGranted : true);
   if (!verified) return { state: 'verification_required', email: auth.email };
   return { state: 'welcome', name: auth.name, email: auth.email, accessCount: registration?.accessCount ?? 0, lastAccessAt: registration?.lastAccessAt ?? null };
 }
 
-/**
- * POST /api/demo/sign-in-link: a single-use sign-in link to /demo-access for a registered demo visitor ('No demo
- * account found with this email. Please register first.' otherwise).
- */
-export async function sendDemoSignInLink(deps: DemoDeps, rawEmail: string, client: Client, now = new Date()): Promise<{ email: string; message: string }> {
+/** The address a sign-in link is asked for, checked before anything is written. */
+export function readDemoEmail(rawEmail: string): string {
   const email = normaliseDemoEmail(rawEmail);
   if (!email) throw new AppError('DEMO_EMAIL_REQUIRED');
   if (!EMAIL_PATTERN.test(email)) throw new AppError('DEMO_INVALID_EMAIL');
-  await throttle(deps.db, 'sign_in_link', client.ip, email, now);
-  await runTransaction(deps.db, {}, async (q) => {
-    const registration = await repo.registrationByEmail(q, email);
-    if (!registration) throw new AppError('DEMO_NO_ACCOUNT');
-    await queueSignInLink(q, deps, { id: registration.userId, email, name: registration.name }, '/demo-access', now);
-  });
-  void deps.mailer.flush().catch(() => undefined);
+  return email;
+}
+
+/**
+ * POST /api/demo/sign-in-link: a single-use sign-in link to /demo-access for a registered demo visitor ('No demo
+ * account found with this email. Please register first.' otherwise), in the route's transaction.
+ */
+export async function sendDemoSignInLink(q: Queryable, ctx: PlatformContext, deps: Pick<DemoDeps, 'config' | 'mailer'>, email: string): Promise<{ email: string; message: string }> {
+  const registration = await repo.registrationByEmail(q, email);
+  if (!registration) throw new AppError('DEMO_NO_ACCOUNT');
+  await queueSignInLink(q, deps, { id: registration.userId, email, name: registration.name }, '/demo-access', ctx.now);
   return { email, message: `A sign-in link has been sent to ${email}` };
 }
 
@@ -149,9 +167,9 @@ export async function updateLead(q: Queryable, operatorId: string, id: string, p
   return { lead, before };
 }
 
-/** PATCH /api/admin/leads/:id in its own transaction as the operator. */
-export async function updateLeadAsOperator(db: Database, operatorId: string, id: string, patch: UpdateLeadRequest, now = new Date()): Promise<{ lead: Lead }> {
-  const { lead } = await runTransaction(db, { userId: operatorId }, (q) => updateLead(q, operatorId, id, patch, now));
+/** PATCH /api/admin/leads/:id, in the route's platform transaction as the operator. */
+export async function updateLeadAsOperator(q: Queryable, operatorId: string, id: string, patch: UpdateLeadRequest, now = new Date()): Promise<{ lead: Lead }> {
+  const { lead } = await updateLead(q, operatorId, id, patch, now);
   return { lead };
 }
 

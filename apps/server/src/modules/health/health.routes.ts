@@ -1,15 +1,18 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { healthResponseSchema, readinessResponseSchema } from '@pharmapoint/domain/health';
 import type { ModuleRegistrar } from '../../platform/module.ts';
-import { health, readiness } from './health.service.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { answeredWithin, databaseAnswers, health, readiness } from './health.service.ts';
 
 /**
  * Health checks for load balancers and monitors (issue 7 item 7): JSON, public, no session lookup (the auth plugin
  * skips public /health routes) and not logged (they are called every few seconds).
  */
-export const registerHealth: ModuleRegistrar = (app, { db, config }) => {
+export const registerHealth: ModuleRegistrar = (app, { config }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['health'];
+  /** Does the database answer in a platform transaction (as the application role) within the check's time? */
+  const databaseReachable = (request: FastifyRequest, reply: FastifyReply) => answeredWithin(app.inPlatform(request, reply, databaseAnswers));
 
   r.get(
     '/health',
@@ -18,7 +21,7 @@ export const registerHealth: ModuleRegistrar = (app, { db, config }) => {
       logLevel: 'silent',
       schema: { tags, summary: 'Liveness: status, version and whether the database answers', response: { 200: healthResponseSchema } },
     },
-    async () => health(db, config),
+    async (request, reply) => health(config, databaseReachable(request, reply)),
   );
 
   r.get(
@@ -32,8 +35,8 @@ export const registerHealth: ModuleRegistrar = (app, { db, config }) => {
         response: { 200: readinessResponseSchema, 503: readinessResponseSchema },
       },
     },
-    async (_request, reply) => {
-      const answer = await readiness(db);
+    async (request, reply) => {
+      const answer = await readiness(databaseReachable(request, reply));
       return reply.status(answer.ready ? 200 : 503).send(answer);
     },
   );

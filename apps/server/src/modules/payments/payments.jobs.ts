@@ -28,7 +28,8 @@ export async function runStkPush(deps: PaymentDeps, job: Job): Promise<void> {
   const k2 = deps.config.kopokopo;
   if (!k2) throw new Error('Kopo Kopo is not configured');
   const paymentId = paymentIdOf(job);
-  const payment = await claimPush(deps.db, paymentId);
+  // The job opens its transactions one after the other, the call to K2 between them (never inside one).
+  const payment = await runTransaction(deps.db, {}, (q) => claimPush(q, paymentId));
   if (!payment) return;
   const [firstName, ...rest] = payment.ownerName.split(/\s+/);
   try {
@@ -46,7 +47,7 @@ export async function runStkPush(deps: PaymentDeps, job: Job): Promise<void> {
     });
   } catch (error) {
     if (error instanceof K2Error && error.permanent) {
-      await failPayment(deps.db, payment.id, error.message);
+      await runTransaction(deps.db, {}, (q) => failPayment(q, payment.id, error.message));
       return;
     }
     await runTransaction(deps.db, {}, (q) => releaseStkPush(q, payment.id));
@@ -73,7 +74,7 @@ export async function runStatusQuery(deps: PaymentDeps, job: Job): Promise<void>
   }
   const result = readK2Result(parsed);
   // Our own query: the answer names the payment by its location, whatever its metadata says.
-  const outcome = await applyK2Result(deps, { ...result, paymentId: payment.id }, { body, source: 'status_query' });
+  const outcome = await runTransaction(deps.db, {}, (q) => applyK2Result(q, deps, { ...result, paymentId: payment.id }, { body, source: 'status_query' }));
   if (outcome.status === 'pending') {
     await runTransaction(deps.db, {}, async (q) => {
       await countStatusQuery(q, payment.id);

@@ -20,12 +20,14 @@ import { isLoopback } from '../auth/dev-mailbox.ts';
 import { K2_CALLBACK_PATH } from './k2-config.ts';
 import { readK2Result, verifySignature } from './k2.client.ts';
 import { createPaymentsRunner } from './payments.jobs.ts';
+import { hashPassword } from '../../platform/passwords.ts';
 import {
   applyK2Result,
   checkEmail,
-  createOwner,
+  ownerSetupOf,
   paymentStatus,
   requestConfirmationEmail,
+  setOwnerPassword,
   startLicencePayment,
   startSubscriptionPayment,
   subscriptionPayment,
@@ -36,7 +38,7 @@ import {
  * signed K2 callback, and the worker that sends STK pushes and reconciles by status queries.
  */
 export const registerPayments: ModuleRegistrar = (app, deps) => {
-  const { db, config } = deps;
+  const { config } = deps;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['payments'];
 
@@ -46,7 +48,7 @@ export const registerPayments: ModuleRegistrar = (app, deps) => {
       config: { access: 'public', rateLimit: { max: EMAIL_CHECK_LIMIT.perIp, timeWindow: EMAIL_CHECK_LIMIT.windowMinutes * 60_000 } },
       schema: { tags, summary: 'Is this email free for a new pharmacy (no account and no pharmacy has it)?', body: emailCheckRequestSchema, response: { 200: emailCheckResponseSchema } },
     },
-    async (request) => checkEmail(db, request.body.email),
+    async (request, reply) => app.inPlatform(request, reply, (q) => checkEmail(q, request.body.email)),
   );
 
   r.post(
@@ -60,7 +62,7 @@ export const registerPayments: ModuleRegistrar = (app, deps) => {
         response: { 200: stkPushResponseSchema },
       },
     },
-    async (request) => startLicencePayment(deps, request.body, { ip: request.ip }),
+    async (request, reply) => app.inPlatform(request, reply, (q, ctx) => startLicencePayment(q, ctx, config, request.body)),
   );
 
   r.get(
@@ -69,7 +71,7 @@ export const registerPayments: ModuleRegistrar = (app, deps) => {
       config: { access: 'public' },
       schema: { tags, summary: 'The state of a licence payment (polled by the purchase screen)', params: paymentIdParamsSchema, response: { 200: paymentStatusResponseSchema } },
     },
-    async (request) => paymentStatus(db, request.params.id),
+    async (request, reply) => app.inPlatform(request, reply, (q) => paymentStatus(q, request.params.id)),
   );
 
   r.post(
@@ -83,7 +85,13 @@ export const registerPayments: ModuleRegistrar = (app, deps) => {
         response: { 200: createOwnerResponseSchema },
       },
     },
-    async (request) => createOwner(db, request.body),
+    async (request, reply) => {
+      // Two transactions one after the other, the password hashed between them (a slow hash inside a transaction
+      // would hold its connection): whose setup this is, then the first password in their pharmacy.
+      const setup = await app.inPlatform(request, reply, (q) => ownerSetupOf(q, request.body));
+      const passwordHash = await hashPassword(request.body.password);
+      return app.inPlatform(request, reply, (q, ctx) => setOwnerPassword(q, ctx, setup, passwordHash), { scope: { pharmacyId: setup.pharmacyId, userId: setup.userId } });
+    },
   );
 
   r.post(
@@ -97,7 +105,7 @@ export const registerPayments: ModuleRegistrar = (app, deps) => {
         response: { 200: paymentConfirmationEmailResponseSchema },
       },
     },
-    async (request) => requestConfirmationEmail(deps, request.body.transactionId),
+    async (request, reply) => app.inPlatform(request, reply, (q) => requestConfirmationEmail(q, deps, request.body.transactionId)),
   );
 
   // Paying from /app/subscription (issue 11 item 6): the licence of a trial, or a year of hosting.
@@ -140,7 +148,8 @@ export const registerPayments: ModuleRegistrar = (app, deps) => {
       } catch {
         throw new AppError('MALFORMED_JSON');
       }
-      await applyK2Result(deps, readK2Result(parsed), { body: text, source: 'callback' });
+      const result = readK2Result(parsed);
+      await app.inPlatform(request, reply, (q, ctx) => applyK2Result(q, deps, result, { body: text, source: 'callback' }, ctx.now));
       return reply.status(200).send({ received: true });
     });
   });

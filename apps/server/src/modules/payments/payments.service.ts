@@ -24,9 +24,8 @@ import type { Database, Queryable } from '../../db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { enqueueJob } from '../../platform/jobs.ts';
 import type { Mailer } from '../../platform/mailer.ts';
-import { hashPassword } from '../../platform/passwords.ts';
 import { hashSecret, newSecret } from '../../platform/tokens.ts';
-import { runTransaction } from '../../platform/transaction.ts';
+import type { PlatformContext } from '../../platform/transaction.ts';
 import { audit } from '../audit/audit.service.ts';
 import { assertNewPassword } from '../auth/auth.service.ts';
 import { createPharmacy } from '../tenancy/pharmacy.service.ts';
@@ -58,6 +57,9 @@ export interface PaymentDeps {
   mailer: Mailer;
 }
 
+/** What the payments use cases need besides their transaction: the configuration and the mailer's outbox. */
+export type PaymentMail = Pick<PaymentDeps, 'config' | 'mailer'>;
+
 /** Job kinds of the payments module (decision 0011): the STK push and the status query that reconciles. */
 export const STK_PUSH_JOB = 'k2_stk_push';
 export const STATUS_QUERY_JOB = 'k2_status_query';
@@ -81,53 +83,51 @@ function minutesBefore(now: Date, minutes: number): Date {
 }
 
 /** POST /api/payments/email-check: may this email buy a licence (no user, no pharmacy owns it)? */
-export async function checkEmail(db: Database, email: string): Promise<{ available: boolean }> {
-  const normalized = email.trim().toLowerCase();
-  return runTransaction(db, {}, async (q) => ({ available: !(await emailRegistered(q, normalized)) }));
+export async function checkEmail(q: Queryable, email: string): Promise<{ available: boolean }> {
+  return { available: !(await emailRegistered(q, email.trim().toLowerCase())) };
 }
 
 /**
  * POST /api/payments/kopokopo/stk-push: records a pending licence payment of the server's price and queues the STK
- * push (a job, so the K2 call happens only if this commits and is retried if K2 is down). Refuses a registered
- * email, a plan other than 'complete', and more starts than the limits allow.
+ * push (a job, so the K2 call happens only if the route's transaction commits and is retried if K2 is down). Refuses
+ * a registered email, a plan other than 'complete', and more starts than the limits allow.
  */
-export async function startLicencePayment(deps: PaymentDeps, input: StkPushRequest, client: { ip: string }, now = new Date()): Promise<StkPushResponse> {
-  if (!deps.config.kopokopo) throw new AppError('PAYMENT_SERVICE_MISCONFIGURED');
+export async function startLicencePayment(q: Queryable, ctx: PlatformContext, config: Config, input: StkPushRequest): Promise<StkPushResponse> {
+  const { now, ip } = ctx;
+  if (!config.kopokopo) throw new AppError('PAYMENT_SERVICE_MISCONFIGURED');
   if (input.plan !== LICENCE_PLAN) throw new AppError('PAYMENT_INVALID_PLAN');
   const email = input.ownerEmail.trim().toLowerCase();
   const phone = normalizeMpesaPhone(input.phoneNumber);
   const price = PLATFORM_PRICES[LICENCE_PLAN];
   const setupToken = newSecret();
   const id = randomUUID();
-  await runTransaction(deps.db, {}, async (q) => {
-    if (await emailRegistered(q, email)) throw new AppError('PAYMENT_EMAIL_TAKEN');
-    const recent = await countRecentPayments(q, { ip: client.ip, phone, email, since: minutesBefore(now, STK_LIMITS.windowMinutes) });
-    if (recent.ip >= STK_LIMITS.perIp || recent.phone >= STK_LIMITS.perPhone || recent.email >= STK_LIMITS.perEmail) {
-      throw new AppError('PAYMENT_RATE_LIMITED');
-    }
-    await insertPayment(q, {
-      id,
-      purpose: 'licence',
-      plan: LICENCE_PLAN,
-      amountCents: price.amountCents,
-      phone,
-      ownerEmail: email,
-      ownerName: input.ownerName,
-      pharmacyName: input.pharmacyName,
-      registration: {
-        ownerPhone: input.ownerPhone ?? null,
-        location: input.location,
-        county: input.county || null,
-        licenseNumber: input.licenseNumber || null,
-      },
-      clientIp: client.ip.slice(0, 100),
-      setupTokenHash: hashSecret(setupToken),
-      forPharmacyId: null,
-      requestedBy: null,
-      at: now,
-    });
-    await enqueueJob(q, { kind: STK_PUSH_JOB, payload: { paymentId: id }, maxAttempts: 6 });
+  if (await emailRegistered(q, email)) throw new AppError('PAYMENT_EMAIL_TAKEN');
+  const recent = await countRecentPayments(q, { ip, phone, email, since: minutesBefore(now, STK_LIMITS.windowMinutes) });
+  if (recent.ip >= STK_LIMITS.perIp || recent.phone >= STK_LIMITS.perPhone || recent.email >= STK_LIMITS.perEmail) {
+    throw new AppError('PAYMENT_RATE_LIMITED');
+  }
+  await insertPayment(q, {
+    id,
+    purpose: 'licence',
+    plan: LICENCE_PLAN,
+    amountCents: price.amountCents,
+    phone,
+    ownerEmail: email,
+    ownerName: input.ownerName,
+    pharmacyName: input.pharmacyName,
+    registration: {
+      ownerPhone: input.ownerPhone ?? null,
+      location: input.location,
+      county: input.county || null,
+      licenseNumber: input.licenseNumber || null,
+    },
+    clientIp: ip.slice(0, 100),
+    setupTokenHash: hashSecret(setupToken),
+    forPharmacyId: null,
+    requestedBy: null,
+    at: now,
   });
+  await enqueueJob(q, { kind: STK_PUSH_JOB, payload: { paymentId: id }, maxAttempts: 6 });
   return {
     success: true,
     transactionId: id,
@@ -155,8 +155,8 @@ function toStatus(p: PaymentRow): PaymentStatusResponse {
 }
 
 /** GET /api/payments/kopokopo/status/:id: what the purchase screen polls; nothing personal (see its schema). */
-export async function paymentStatus(db: Database, id: string): Promise<PaymentStatusResponse> {
-  const payment = await runTransaction(db, {}, (q) => findPayment(q, id));
+export async function paymentStatus(q: Queryable, id: string): Promise<PaymentStatusResponse> {
+  const payment = await findPayment(q, id);
   if (!payment || payment.purpose !== 'licence') throw new AppError('PAYMENT_NOT_FOUND');
   return toStatus(payment);
 }
@@ -195,7 +195,7 @@ function confirmationEmail(p: PaymentRow, config: Config): { to: string; subject
  * Main Branch, default settings and the owner's membership (tenancy's createPharmacy), and the confirmation email.
  * A second payment for an email that already has an account creates nothing and is flagged for the operator.
  */
-async function provision(q: Queryable, deps: PaymentDeps, payment: PaymentRow, now: Date): Promise<void> {
+async function provision(q: Queryable, deps: PaymentMail, payment: PaymentRow, now: Date): Promise<void> {
   const userId = await createOwnerAccount(q, payment.ownerEmail, payment.ownerName);
   if (!userId) {
     await flagPayment(q, payment.id, 'duplicate_registration', now);
@@ -218,60 +218,60 @@ async function provision(q: Queryable, deps: PaymentDeps, payment: PaymentRow, n
 }
 
 /**
- * Applies what K2 said about a payment (a verified callback, or a status answer), once: the raw body is recorded,
- * the payment row is locked, and it moves only forward. A completed licence payment provisions its pharmacy in
- * the same transaction, so five copies of one callback at once give one pharmacy.
+ * Applies what K2 said about a payment (a verified callback, or a status answer), once, in the caller's transaction
+ * (the callback route's, or the status query job's): the raw body is recorded, the payment row is locked, and it
+ * moves only forward. A completed licence payment provisions its pharmacy in the same transaction, so five copies of
+ * one callback at once give one pharmacy.
  */
 export async function applyK2Result(
-  deps: PaymentDeps,
+  q: Queryable,
+  deps: PaymentMail,
   result: K2Result,
   raw: { body: string; source: 'callback' | 'status_query' },
   now = new Date(),
 ): Promise<{ paymentId: string | null; status: PaymentStatus | null }> {
-  return runTransaction(deps.db, {}, async (q) => {
-    if (result.status === 'Reversed') return applyReversal(q, result, raw.body, now);
-    const payment = result.paymentId && /^[0-9a-f-]{36}$/i.test(result.paymentId) ? await findPayment(q, result.paymentId, { forUpdate: true }) : undefined;
-    // A result for an incoming payment we did not ask for (or another payment's location): recorded, nothing moves.
-    const matches = payment && (!payment.k2Location || !result.id || payment.k2Location.endsWith(`/${result.id}`));
-    await insertPaymentEvent(q, { paymentId: matches ? payment.id : null, source: raw.source, k2Id: result.id, k2Status: result.status, rawBody: raw.body, at: now });
-    if (!payment || !matches) return { paymentId: null, status: null };
-    if (result.status === 'Success') {
-      if (payment.status === 'completed') {
-        // The same callback again: applied once. A different receipt is a second payment for the same request.
-        if (result.reference && payment.mpesaReceipt && result.reference !== payment.mpesaReceipt) await flagPayment(q, payment.id, 'duplicate_payment', now);
-        return { paymentId: payment.id, status: payment.status };
-      }
-      if (payment.status !== 'pending') {
-        await flagPayment(q, payment.id, 'paid_after_failure', now);
-        return { paymentId: payment.id, status: payment.status };
-      }
-      await movePayment(q, payment.id, 'pending', 'completed', { at: now, receipt: result.reference });
-      const paidCents = result.amount === null ? payment.amountCents : Math.round(result.amount * 100);
-      if (paidCents < payment.amountCents) {
-        await flagPayment(q, payment.id, 'amount_mismatch', now);
-        return { paymentId: payment.id, status: 'completed' };
-      }
-      const completed = (await findPayment(q, payment.id)) ?? payment;
-      if (completed.purpose === 'licence') await provision(q, deps, completed, now);
-      else if (completed.forPharmacyId) {
-        await actAsTenant(q, completed.forPharmacyId);
-        const applied = await applySubscriptionPayment(q, completed.forPharmacyId, { purpose: completed.purpose, amountCents: completed.amountCents, at: now });
-        if (applied) {
-          await audit(q, { pharmacyId: completed.forPharmacyId, userId: null }, completed.purpose === 'upgrade' ? 'upgrade' : 'pay_hosting', 'subscription', completed.forPharmacyId, null, {
-            transactionId: completed.id,
-            amountCents: completed.amountCents,
-            receipt: completed.mpesaReceipt,
-          });
-        } else await flagPayment(q, completed.id, 'duplicate_payment', now);
-      }
+  if (result.status === 'Reversed') return applyReversal(q, result, raw.body, now);
+  const payment = result.paymentId && /^[0-9a-f-]{36}$/i.test(result.paymentId) ? await findPayment(q, result.paymentId, { forUpdate: true }) : undefined;
+  // A result for an incoming payment we did not ask for (or another payment's location): recorded, nothing moves.
+  const matches = payment && (!payment.k2Location || !result.id || payment.k2Location.endsWith(`/${result.id}`));
+  await insertPaymentEvent(q, { paymentId: matches ? payment.id : null, source: raw.source, k2Id: result.id, k2Status: result.status, rawBody: raw.body, at: now });
+  if (!payment || !matches) return { paymentId: null, status: null };
+  if (result.status === 'Success') {
+    if (payment.status === 'completed') {
+      // The same callback again: applied once. A different receipt is a second payment for the same request.
+      if (result.reference && payment.mpesaReceipt && result.reference !== payment.mpesaReceipt) await flagPayment(q, payment.id, 'duplicate_payment', now);
+      return { paymentId: payment.id, status: payment.status };
+    }
+    if (payment.status !== 'pending') {
+      await flagPayment(q, payment.id, 'paid_after_failure', now);
+      return { paymentId: payment.id, status: payment.status };
+    }
+    await movePayment(q, payment.id, 'pending', 'completed', { at: now, receipt: result.reference });
+    const paidCents = result.amount === null ? payment.amountCents : Math.round(result.amount * 100);
+    if (paidCents < payment.amountCents) {
+      await flagPayment(q, payment.id, 'amount_mismatch', now);
       return { paymentId: payment.id, status: 'completed' };
     }
-    if (result.status === 'Failed' && canMovePayment(payment.status, 'failed')) {
-      await movePayment(q, payment.id, 'pending', 'failed', { at: now, failureReason: result.errors ?? 'The payment was not completed. Please try again.' });
-      return { paymentId: payment.id, status: 'failed' };
+    const completed = (await findPayment(q, payment.id)) ?? payment;
+    if (completed.purpose === 'licence') await provision(q, deps, completed, now);
+    else if (completed.forPharmacyId) {
+      await actAsTenant(q, completed.forPharmacyId);
+      const applied = await applySubscriptionPayment(q, completed.forPharmacyId, { purpose: completed.purpose, amountCents: completed.amountCents, at: now });
+      if (applied) {
+        await audit(q, { pharmacyId: completed.forPharmacyId, userId: null }, completed.purpose === 'upgrade' ? 'upgrade' : 'pay_hosting', 'subscription', completed.forPharmacyId, null, {
+          transactionId: completed.id,
+          amountCents: completed.amountCents,
+          receipt: completed.mpesaReceipt,
+        });
+      } else await flagPayment(q, completed.id, 'duplicate_payment', now);
     }
-    return { paymentId: payment.id, status: payment.status };
-  });
+    return { paymentId: payment.id, status: 'completed' };
+  }
+  if (result.status === 'Failed' && canMovePayment(payment.status, 'failed')) {
+    await movePayment(q, payment.id, 'pending', 'failed', { at: now, failureReason: result.errors ?? 'The payment was not completed. Please try again.' });
+    return { paymentId: payment.id, status: 'failed' };
+  }
+  return { paymentId: payment.id, status: payment.status };
 }
 
 /** A reversal (buygoods_transaction_reversed, matched on the receipt): completed -> reversed, flagged when provisioned. */
@@ -293,26 +293,34 @@ export async function queueStatusQuery(q: Queryable, paymentId: string, delayMs:
 }
 
 /** Claims the one STK push of a payment; undefined when it is not pending or was already sent. */
-export async function claimPush(db: Database, paymentId: string, now = new Date()): Promise<PaymentRow | undefined> {
-  return runTransaction(db, {}, async (q) => {
-    const payment = await findPayment(q, paymentId, { forUpdate: true });
-    if (!payment || payment.status !== 'pending') return undefined;
-    return (await claimStkPush(q, paymentId, now)) ? payment : undefined;
-  });
+export async function claimPush(q: Queryable, paymentId: string, now = new Date()): Promise<PaymentRow | undefined> {
+  const payment = await findPayment(q, paymentId, { forUpdate: true });
+  if (!payment || payment.status !== 'pending') return undefined;
+  return (await claimStkPush(q, paymentId, now)) ? payment : undefined;
 }
 
 /** Marks a payment failed when K2 refused the STK push itself. */
-export async function failPayment(db: Database, paymentId: string, reason: string, now = new Date()): Promise<void> {
-  await runTransaction(db, {}, (q) => movePayment(q, paymentId, 'pending', 'failed', { at: now, failureReason: reason.slice(0, 500) }));
+export async function failPayment(q: Queryable, paymentId: string, reason: string, now = new Date()): Promise<void> {
+  await movePayment(q, paymentId, 'pending', 'failed', { at: now, failureReason: reason.slice(0, 500) });
+}
+
+/** Whose first password a create-owner request sets: checked by ownerSetupOf, set by setOwnerPassword. */
+export interface OwnerSetup {
+  userId: string;
+  pharmacyId: string;
+  email: string;
+  pharmacyName: string;
+  subdomain: string | null;
 }
 
 /**
- * POST /api/tenants/create-owner: the owner of a completed licence payment sets their password, with the secret
- * the paying browser got from stk-push. Only once: a second call is refused and changes nothing.
+ * POST /api/tenants/create-owner, first step: the owner of a completed licence payment, with the secret the paying
+ * browser got from stk-push, may set their password. The route hashes it after this transaction and sets it with
+ * setOwnerPassword in a second one (a slow hash inside a transaction would hold its connection).
  */
-export async function createOwner(db: Database, input: CreateOwnerRequest, now = new Date()): Promise<CreateOwnerResponse> {
+export async function ownerSetupOf(q: Queryable, input: CreateOwnerRequest): Promise<OwnerSetup> {
   assertNewPassword(input.password, input.confirmPassword);
-  const payment = await runTransaction(db, {}, (q) => findPayment(q, input.transactionId));
+  const payment = await findPayment(q, input.transactionId);
   if (!payment || payment.purpose !== 'licence' || !payment.setupTokenHash) throw new AppError('OWNER_SETUP_INVALID');
   const expected = Buffer.from(payment.setupTokenHash);
   const got = Buffer.from(hashSecret(input.setupToken));
@@ -321,26 +329,28 @@ export async function createOwner(db: Database, input: CreateOwnerRequest, now =
   if (payment.status !== 'completed' || !payment.ownerUserId || !payment.provisionedPharmacyId) {
     throw new AppError(payment.attention === 'duplicate_registration' ? 'OWNER_ALREADY_SET_UP' : 'PAYMENT_NOT_COMPLETED');
   }
-  const hash = await hashPassword(input.password);
-  const userId = payment.ownerUserId;
-  const pharmacyId = payment.provisionedPharmacyId;
-  await runTransaction(db, { pharmacyId, userId }, async (q) => {
-    if (!(await setFirstPassword(q, userId, hash, now))) throw new AppError('OWNER_ALREADY_SET_UP');
-    await audit(q, { pharmacyId, userId }, 'update', 'user', userId, null, { passwordSet: true, via: 'password_setup' });
-  });
-  return { success: true, email: payment.ownerEmail, pharmacy: { id: pharmacyId, name: payment.pharmacyName, subdomain: payment.subdomain } };
+  return { userId: payment.ownerUserId, pharmacyId: payment.provisionedPharmacyId, email: payment.ownerEmail, pharmacyName: payment.pharmacyName, subdomain: payment.subdomain };
+}
+
+/**
+ * POST /api/tenants/create-owner, second step, in the pharmacy's transaction: the first password, only once (a second
+ * call is refused and changes nothing), audited.
+ */
+export async function setOwnerPassword(q: Queryable, ctx: PlatformContext, setup: OwnerSetup, passwordHash: string): Promise<CreateOwnerResponse> {
+  const { userId, pharmacyId } = setup;
+  if (!(await setFirstPassword(q, userId, passwordHash, ctx.now))) throw new AppError('OWNER_ALREADY_SET_UP');
+  await audit(q, { pharmacyId, userId }, 'update', 'user', userId, null, { passwordSet: true, via: 'password_setup' });
+  return { success: true, email: setup.email, pharmacy: { id: pharmacyId, name: setup.pharmacyName, subdomain: setup.subdomain } };
 }
 
 /** POST /api/emails/payment-confirmation: queues the confirmation email of a completed payment, once. */
-export async function requestConfirmationEmail(deps: PaymentDeps, paymentId: string): Promise<{ success: true; queued: boolean }> {
-  return runTransaction(deps.db, {}, async (q) => {
-    const payment = await findPayment(q, paymentId, { forUpdate: true });
-    if (!payment) throw new AppError('PAYMENT_NOT_FOUND');
-    if (payment.status !== 'completed') throw new AppError('PAYMENT_NOT_COMPLETED');
-    if (!(await markConfirmationQueued(q, payment.id))) return { success: true as const, queued: false };
-    await deps.mailer.enqueue(q, confirmationEmail(payment, deps.config), null);
-    return { success: true as const, queued: true };
-  });
+export async function requestConfirmationEmail(q: Queryable, deps: PaymentMail, paymentId: string): Promise<{ success: true; queued: boolean }> {
+  const payment = await findPayment(q, paymentId, { forUpdate: true });
+  if (!payment) throw new AppError('PAYMENT_NOT_FOUND');
+  if (payment.status !== 'completed') throw new AppError('PAYMENT_NOT_COMPLETED');
+  if (!(await markConfirmationQueued(q, payment.id))) return { success: true as const, queued: false };
+  await deps.mailer.enqueue(q, confirmationEmail(payment, deps.config), null);
+  return { success: true as const, queued: true };
 }
 
 const healthCache = { at: 0, online: false };

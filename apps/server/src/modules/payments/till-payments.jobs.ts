@@ -1,5 +1,8 @@
+import type { Queryable } from '../../db/database.ts';
 import { runTransaction } from '../../platform/transaction.ts';
 import { JobRunner, type Job } from '../../platform/jobs.ts';
+import { AppError } from '../../platform/errors.ts';
+import type { K2Result } from './k2.client.ts';
 import { K2Error, queryIncomingPayment, readK2Result, requestIncomingPayment } from './k2.client.ts';
 import {
   claimTillPush,
@@ -13,6 +16,7 @@ import {
   applyTillResult,
   queueTillStatusQuery,
   RECONCILE,
+  type TillOutcome,
   TILL_STATUS_QUERY_JOB,
   TILL_STK_PUSH_JOB,
   tillK2,
@@ -23,6 +27,31 @@ function payloadOf(job: Job): { pharmacyId: string; requestId: string } {
   const payload = job.payload as { pharmacyId?: unknown; requestId?: unknown } | null;
   if (typeof payload?.pharmacyId !== 'string' || typeof payload.requestId !== 'string') throw new Error('The job payload has no pharmacyId and requestId');
   return { pharmacyId: payload.pharmacyId, requestId: payload.requestId };
+}
+
+/** Opens one transaction in the pharmacy for a piece of the flow (the callback route's app.inPlatform, or the job's). */
+export type TillTransaction = <T>(work: (q: Queryable) => Promise<T>) => Promise<T>;
+
+/**
+ * Records what K2 said about a till payment, at the edge (the callback route and the status query job): the result is
+ * applied in one transaction that may complete the sale; when the sale cannot be completed (that transaction rolled
+ * back as a whole), a second transaction, opened after it, keeps the money as unmatched with the reason, so the
+ * receipt is never lost. The use case (applyTillResult) stays transaction-free.
+ */
+export async function recordTillResult(
+  inTransaction: TillTransaction,
+  pharmacyId: string,
+  result: K2Result,
+  raw: { body: string; source: 'callback' | 'status_query'; requestId?: string },
+  now = new Date(),
+): Promise<TillOutcome> {
+  try {
+    return await inTransaction((q) => applyTillResult(q, pharmacyId, result, raw, { allowed: true }, now));
+  } catch (error) {
+    if (result.status !== 'Success') throw error;
+    const reason = error instanceof AppError ? error.message : 'The sale could not be completed.';
+    return inTransaction((q) => applyTillResult(q, pharmacyId, result, raw, { allowed: false, failure: reason.slice(0, 500) }, now));
+  }
 }
 
 /**
@@ -91,7 +120,11 @@ export async function runTillStatusQuery(deps: TillDeps, job: Job): Promise<void
   } catch {
     throw new Error('K2 answered the status query with something that is not JSON');
   }
-  const outcome = await applyTillResult(deps, pharmacyId, readK2Result(parsed), { body, source: 'status_query', requestId: row.id });
+  const outcome = await recordTillResult((work) => runTransaction(deps.db, { pharmacyId }, work), pharmacyId, readK2Result(parsed), {
+    body,
+    source: 'status_query',
+    requestId: row.id,
+  });
   if (outcome.status === 'pending' || (outcome.status === 'cancelled' && readK2Result(parsed).status === 'Pending')) {
     await runTransaction(deps.db, { pharmacyId }, async (q) => {
       await countTillStatusQuery(q, pharmacyId, row.id);

@@ -11,11 +11,10 @@ import {
 } from '@pharmapoint/domain/till-mpesa';
 import { AppError } from '../../platform/errors.ts';
 import type { ModuleRegistrar } from '../../platform/module.ts';
-import { runTransaction } from '../../platform/transaction.ts';
 import { TILL_CALLBACK_PREFIX } from './k2-config.ts';
 import { readK2Result, verifySignature } from './k2.client.ts';
-import { createTillPaymentsRunner } from './till-payments.jobs.ts';
-import { applyTillResult, cancelTillPayment, getTillPayment, listTillPaymentRequests, resolveTillPayment, startTillPayment, tillK2 } from './till-payments.service.ts';
+import { createTillPaymentsRunner, recordTillResult } from './till-payments.jobs.ts';
+import { cancelTillPayment, getTillPayment, listTillPaymentRequests, resolveTillPayment, startTillPayment, tillK2 } from './till-payments.service.ts';
 
 const PHARMACY_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
@@ -106,7 +105,7 @@ export const registerTillPayments: ModuleRegistrar = (app, deps) => {
       let apiKey: string | undefined;
       if (PHARMACY_ID.test(pharmacyId)) {
         try {
-          apiKey = await runTransaction(db, { pharmacyId }, async (q) => (await tillK2(q, config, pharmacyId)).k2?.apiKey);
+          apiKey = await app.inPlatform(request, reply, async (q) => (await tillK2(q, config, pharmacyId)).k2?.apiKey, { scope: { pharmacyId } });
         } catch {
           apiKey = undefined; // an unknown pharmacy
         }
@@ -119,7 +118,11 @@ export const registerTillPayments: ModuleRegistrar = (app, deps) => {
       } catch {
         throw new AppError('MALFORMED_JSON');
       }
-      await applyTillResult({ db, config }, pharmacyId, readK2Result(parsed), { body: text, source: 'callback' });
+      // Transactions in the pharmacy, one after the other (recordTillResult): the receipt is kept even if the sale fails.
+      await recordTillResult((work) => app.inPlatform(request, reply, (q) => work(q), { scope: { pharmacyId } }), pharmacyId, readK2Result(parsed), {
+        body: text,
+        source: 'callback',
+      });
       return reply.status(200).send({ received: true });
     });
   });

@@ -25,7 +25,6 @@ import type { Database, Queryable } from '../../db/database.ts';
 import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { enqueueJob } from '../../platform/jobs.ts';
-import { runTransaction } from '../../platform/transaction.ts';
 import { audit } from '../audit/audit.service.ts';
 import { priceCart, refuse } from '../sales/cart-pricing.service.ts';
 import { completeSale, isSaleRecorded } from '../sales/sales.service.ts';
@@ -333,64 +332,57 @@ export interface TillOutcome {
 }
 
 /**
- * Applies what K2 said about a till payment (a verified callback or a status answer), once: the raw body is kept,
- * the request row locked, and it moves only forward. Success on a pending request completes the sale in this
- * transaction with the receipt as reference; five copies at once complete it once (the row lock). A payment whose
- * sale exists already, whose request was cancelled or failed, or that is short, is kept as unmatched. A sale that can
- * no longer be completed (stock sold meanwhile, a price changed) rolls back, and a second transaction records the
- * money as unmatched with the reason.
+ * Applies what K2 said about a till payment (a verified callback or a status answer), once, in the caller's
+ * transaction (tenant: the pharmacy): the raw body is kept, the request row locked, and it moves only forward. Success
+ * on a pending request completes the sale in this transaction with the receipt as reference; five copies at once
+ * complete it once (the row lock). A payment whose sale exists already, whose request was cancelled or failed, or
+ * that is short, is kept as unmatched. When the sale could not be completed (stock sold meanwhile, a price changed),
+ * that transaction rolls back as a whole and the edge (till-payments.jobs.ts recordTillResult) runs this again in a
+ * second one with `completion: { allowed: false, failure }`: the money is recorded as unmatched with the reason.
  */
 export async function applyTillResult(
-  deps: TillDeps,
+  q: Queryable,
   pharmacyId: string,
   result: K2Result,
   raw: { body: string; source: 'callback' | 'status_query'; requestId?: string },
+  completion: { allowed: boolean; failure?: string },
   now = new Date(),
 ): Promise<TillOutcome> {
-  const attempt = (allowCompletion: boolean, failure?: string) =>
-    runTransaction(deps.db, { pharmacyId }, async (q): Promise<TillOutcome> => {
-      const row = await requestOf(q, pharmacyId, result, raw.requestId ?? null);
-      await insertTillPaymentEvent(q, { pharmacyId, requestId: row?.id ?? null, source: raw.source, k2Id: result.id, k2Status: result.status, rawBody: raw.body, at: now });
-      if (!row) return { requestId: null, status: null };
-      const receipt = result.reference;
-      const paidCents = result.amount === null || !Number.isFinite(result.amount) ? null : Math.round(result.amount * 100);
-      if (result.status === 'Success') {
-        if (row.status === 'completed' || row.status === 'unmatched') {
-          // The same result again: applied once. Another receipt for the same request is a second payment.
-          if (receipt && row.mpesaReceipt && receipt !== row.mpesaReceipt) await flagTillPayment(q, pharmacyId, row.id, 'duplicate_payment', now);
-          return { requestId: row.id, status: row.status };
-        }
-        // The sale was completed another way meanwhile (the cashier cancelled and took cash): the money is reconciled.
-        if (await isSaleRecorded(q, pharmacyId, row.saleId)) return { requestId: row.id, status: await unmatched(q, row, 'sale_already_completed', { receipt, paidCents }, now) };
-        if (row.status === 'cancelled') return { requestId: row.id, status: await unmatched(q, row, 'paid_after_cancel', { receipt, paidCents }, now) };
-        if (row.status === 'failed') return { requestId: row.id, status: await unmatched(q, row, 'paid_after_failure', { receipt, paidCents }, now) };
-        // pending
-        if (paidCents !== null && paidCents < row.amountCents) return { requestId: row.id, status: await unmatched(q, row, 'amount_mismatch', { receipt, paidCents }, now) };
-        if (!allowCompletion) return { requestId: row.id, status: await unmatched(q, row, 'sale_not_completed', { receipt, paidCents, reason: failure }, now) };
-        const ctx = requesterContext(row, now);
-        const input = row.saleInput as CompleteSale;
-        const sale = await completeSale(q, ctx, {
-          ...input,
-          payments: input.payments.map((p) => ({ ...p, amountCents: row.amountCents, reference: receipt ? receipt.slice(0, 60) : null })),
-        });
-        await moveTillPayment(q, pharmacyId, row.id, 'pending', 'completed', { at: now, receipt, paidCents: paidCents ?? row.amountCents, saleId: sale.id });
-        await audit(q, ctx, 'till_payment.complete', 'till_payment', row.id, { status: 'pending' }, { status: 'completed', saleId: sale.id, invoiceNumber: sale.invoiceNumber, receipt });
-        return { requestId: row.id, status: 'completed' };
-      }
-      if (result.status === 'Failed' && canMoveTillPayment(row.status, 'failed')) {
-        await moveTillPayment(q, pharmacyId, row.id, 'pending', 'failed', { at: now, failureReason: result.errors ?? DEFAULT_FAILURE });
-        return { requestId: row.id, status: 'failed' };
-      }
+  const allowCompletion = completion.allowed;
+  const failure = completion.failure;
+  const row = await requestOf(q, pharmacyId, result, raw.requestId ?? null);
+  await insertTillPaymentEvent(q, { pharmacyId, requestId: row?.id ?? null, source: raw.source, k2Id: result.id, k2Status: result.status, rawBody: raw.body, at: now });
+  if (!row) return { requestId: null, status: null };
+  const receipt = result.reference;
+  const paidCents = result.amount === null || !Number.isFinite(result.amount) ? null : Math.round(result.amount * 100);
+  if (result.status === 'Success') {
+    if (row.status === 'completed' || row.status === 'unmatched') {
+      // The same result again: applied once. Another receipt for the same request is a second payment.
+      if (receipt && row.mpesaReceipt && receipt !== row.mpesaReceipt) await flagTillPayment(q, pharmacyId, row.id, 'duplicate_payment', now);
       return { requestId: row.id, status: row.status };
+    }
+    // The sale was completed another way meanwhile (the cashier cancelled and took cash): the money is reconciled.
+    if (await isSaleRecorded(q, pharmacyId, row.saleId)) return { requestId: row.id, status: await unmatched(q, row, 'sale_already_completed', { receipt, paidCents }, now) };
+    if (row.status === 'cancelled') return { requestId: row.id, status: await unmatched(q, row, 'paid_after_cancel', { receipt, paidCents }, now) };
+    if (row.status === 'failed') return { requestId: row.id, status: await unmatched(q, row, 'paid_after_failure', { receipt, paidCents }, now) };
+    // pending
+    if (paidCents !== null && paidCents < row.amountCents) return { requestId: row.id, status: await unmatched(q, row, 'amount_mismatch', { receipt, paidCents }, now) };
+    if (!allowCompletion) return { requestId: row.id, status: await unmatched(q, row, 'sale_not_completed', { receipt, paidCents, reason: failure }, now) };
+    const ctx = requesterContext(row, now);
+    const input = row.saleInput as CompleteSale;
+    const sale = await completeSale(q, ctx, {
+      ...input,
+      payments: input.payments.map((p) => ({ ...p, amountCents: row.amountCents, reference: receipt ? receipt.slice(0, 60) : null })),
     });
-  try {
-    return await attempt(true);
-  } catch (error) {
-    // The sale could not be completed (its transaction rolled back as a whole): keep the money as unmatched.
-    if (result.status !== 'Success') throw error;
-    const reason = error instanceof AppError ? error.message : 'The sale could not be completed.';
-    return attempt(false, reason.slice(0, 500));
+    await moveTillPayment(q, pharmacyId, row.id, 'pending', 'completed', { at: now, receipt, paidCents: paidCents ?? row.amountCents, saleId: sale.id });
+    await audit(q, ctx, 'till_payment.complete', 'till_payment', row.id, { status: 'pending' }, { status: 'completed', saleId: sale.id, invoiceNumber: sale.invoiceNumber, receipt });
+    return { requestId: row.id, status: 'completed' };
   }
+  if (result.status === 'Failed' && canMoveTillPayment(row.status, 'failed')) {
+    await moveTillPayment(q, pharmacyId, row.id, 'pending', 'failed', { at: now, failureReason: result.errors ?? DEFAULT_FAILURE });
+    return { requestId: row.id, status: 'failed' };
+  }
+  return { requestId: row.id, status: row.status };
 }
 
 /** Queues the next status query of a till request (reconciliation of a lost callback). */
