@@ -157,6 +157,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the session cache with two server
     const { value, ms } = await until(() => onB.get('/api/me'), (r) => r.status === 401, NOTIFY_BOUND_MS);
     expect(value.status).toBe(401);
     expect(ms).toBeLessThan(NOTIFY_BOUND_MS);
+    if (process.env.SESSION_CACHE_TIMING) console.info(`B refused the signed-out session ${ms.toFixed(1)} ms after A's sign-out answered`);
   });
 
   it('a member deactivated on A is refused by B at once after the notification; a role change shows there too', async () => {
