@@ -161,7 +161,7 @@ describe.each(testDatabaseKinds())('the till catalogue cache on %s', (kind) => {
     expect(byId((await catalogue(c.cashier!)).items, para)!.priceCents).toBe(1000);
   });
 
-  it('is never stale after a change no use case announces and no version shows (the database notifies it)', async () => {
+  it('is never stale after a change no use case announces (a batch edited in SQL: its transaction id moves the version)', async () => {
     const before = await catalogue(c.cashier!);
     // A batch's expiry moved by hand: no ledger movement, no updated_at of a product or branch row.
     await t.db.owner.query(`UPDATE batches SET expiry_date = $3 WHERE pharmacy_id = $1 AND product_id = $2 AND batch_number = 'B'`, [ph.pharmacyId, para, daysFromToday(15)]);

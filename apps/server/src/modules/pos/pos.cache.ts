@@ -1,29 +1,20 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { Database } from '../../db/database.ts';
 
 /**
- * The per-instance cache of the till's catalogue (decision 0064): the JSON text of a branch's answer and its
+ * The per-instance cache of the till's catalogue (decisions 0064, 0072): the JSON text of a branch's answer and its
  * compressed forms, made once and sent as they are until something they were read from changes.
  *
- * An entry is found by a key read in the request's own transaction (pharmacy, branch, business date, default margin
- * and the version of the branch's rows: the latest change and count of its products and branch rows), so a change
- * committed before the request is never hidden by an older entry, on whichever instance it was made. A change that
- * commits while an entry is being built, or whose version does not move the key (two transactions committing out of
- * the order of their timestamps), is caught by the notifications the database sends on commit for every row of
- * products, branch_products and batches (migration 0030): they drop every entry of the pharmacy, and an entry whose
- * build began before a notification of its pharmacy arrived is not kept. On PostgreSQL, before an entry is used,
- * a ping sent through the same channel must come back: notifications arrive in commit order, so every change
- * committed before the request has been heard by then (several instances share one database). Without a working
- * listener nothing is cached.
+ * An entry is found by a key read in the request's own transaction: pharmacy, branch, business date, default margin
+ * and the exact version of the rows the answer is read from (pos.repository.ts branchCatalogueVersion: for products,
+ * the branch's rows and its batches, the count and the sum of the transaction ids that wrote each row). Any committed
+ * insert, update or delete of one of those rows moves that version, on whichever instance it was made, so an entry
+ * is never used for data it was not built from, and nothing has to be told to drop it: no notification, no listener,
+ * nothing in the writing transactions (the sale's path stays free of NOTIFY, decision 0067). The answer is built after
+ * its key was read, so it is never older than its key.
  */
 
-export const CATALOGUE_CHANNEL = 'pharmapoint_catalogue';
-/** A payload that is not a pharmacy id: the barrier's ping ('~' never starts an id). */
-const PING_PREFIX = '~ping:';
-/** How long the barrier waits for its ping before it stops trusting the cache. */
-const PING_TIMEOUT_MS = 2000;
 /** Branches kept (each about 10 MiB of text and 2 × 2 MiB compressed at 50,000 products). */
 const MAX_ENTRIES = 6;
 
@@ -63,98 +54,21 @@ export class CatalogueEntry {
   }
 }
 
+/** The kept answers, most recently used last; at most maxEntries. */
 export class CatalogueCache {
   private readonly entries = new Map<string, CatalogueEntry>();
-  private readonly epochs = new Map<string, number>();
-  private readonly pings = new Map<string, () => void>();
-  private unlisten: (() => Promise<void>) | null = null;
-  private readonly instance = randomUUID();
-  private pingCount = 0;
 
-  constructor(
-    private readonly db: Database,
-    private readonly maxEntries = MAX_ENTRIES,
-  ) {}
-
-  /** Starts listening; until it does (or when it cannot) nothing is cached. */
-  async start(): Promise<void> {
-    if (this.unlisten) return;
-    try {
-      this.unlisten = await this.db.listen(CATALOGUE_CHANNEL, (payload) => this.heard(payload));
-    } catch {
-      this.unlisten = null;
-    }
-  }
-
-  async stop(): Promise<void> {
-    const unlisten = this.unlisten;
-    this.unlisten = null;
-    this.entries.clear();
-    if (unlisten) await unlisten();
-  }
+  constructor(private readonly maxEntries = MAX_ENTRIES) {}
 
   get size(): number {
     return this.entries.size;
   }
 
-  private heard(payload: string): void {
-    if (payload.startsWith(PING_PREFIX)) {
-      this.pings.get(payload)?.();
-      return;
-    }
-    this.invalidate(payload);
-  }
-
-  /** Drops every entry of a pharmacy; an entry being built for it now is not kept. */
-  invalidate(pharmacyId: string): void {
-    this.epochs.set(pharmacyId, this.epoch(pharmacyId) + 1);
-    for (const [key, entry] of this.entries) if (entry.pharmacyId === pharmacyId) this.entries.delete(key);
-  }
-
   clear(): void {
-    for (const pharmacyId of new Set([...this.entries.values()].map((e) => e.pharmacyId))) this.invalidate(pharmacyId);
-  }
-
-  /** The count of notifications heard for the pharmacy: read before building, compared when keeping. */
-  epoch(pharmacyId: string): number {
-    return this.epochs.get(pharmacyId) ?? 0;
-  }
-
-  /**
-   * Waits until every change committed before now has been heard (PostgreSQL: a ping through the channel comes
-   * back after them). False when the listener is not working: the caller must not use the cache then.
-   */
-  async barrier(): Promise<boolean> {
-    if (!this.unlisten) return false;
-    // One process owns a PGlite database: its notifications are delivered before the committing query returns.
-    if (this.db.kind === 'pglite') return true;
-    const payload = `${PING_PREFIX}${this.instance}:${++this.pingCount}`;
-    const back = new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => {
-        this.pings.delete(payload);
-        resolve(false);
-      }, PING_TIMEOUT_MS);
-      this.pings.set(payload, () => {
-        clearTimeout(timer);
-        this.pings.delete(payload);
-        resolve(true);
-      });
-    });
-    try {
-      await this.db.transaction({}, (q) => q.query(`SELECT pg_notify($1, $2)`, [CATALOGUE_CHANNEL, payload]));
-    } catch {
-      this.pings.delete(payload);
-      this.clear();
-      return false;
-    }
-    const ok = await back;
-    // A lost ping means notifications may have been lost too (the listener reconnected): trust nothing kept.
-    if (!ok) this.clear();
-    return ok;
+    this.entries.clear();
   }
 
   get(key: string): CatalogueEntry | undefined {
-    if (!this.unlisten) return undefined;
     const entry = this.entries.get(key);
     if (entry) {
       // Most recently used last.
@@ -164,14 +78,12 @@ export class CatalogueCache {
     return entry;
   }
 
-  /** An entry for a body built after `epoch` was read; kept only when nothing of the pharmacy was heard since. */
-  put(key: string, pharmacyId: string, epoch: number, body: string): CatalogueEntry {
+  /** Keeps the answer built for this key (read before the answer in the same transaction). */
+  put(key: string, pharmacyId: string, body: string): CatalogueEntry {
     const entry = new CatalogueEntry(key, pharmacyId, body);
-    if (this.unlisten && epoch === this.epoch(pharmacyId)) {
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-      while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    }
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     return entry;
   }
 }

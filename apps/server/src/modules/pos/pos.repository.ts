@@ -32,18 +32,20 @@ const COLUMN_SQL: Record<(typeof POS_CATALOGUE_COLUMNS)[number], string> = {
 };
 
 /**
- * The version of a branch's catalogue rows, read in one statement (decision 0064): the latest change and the count of
- * the pharmacy's products and of the branch's rows. Every stock change sets its branch row's updated_at (the ledger),
- * every product or branch price edit sets updated_at, and a removed row lowers a count; the cache's key holds it, so
- * a change committed before a request never leaves an older entry in use. Two scans of the branch's rows (no index:
- * an index on updated_at would make every sale's branch row update a non-HOT update).
+ * The exact version of what a branch's catalogue is read from, in one statement (decision 0072): for the pharmacy's
+ * products, the branch's rows and the branch's batches, the count of rows and the sum of the transaction ids that
+ * wrote them (xmin). A committed insert or update gives its rows the id of a later transaction and a delete lowers a
+ * count, so any change of these rows moves the version, whatever the order in which transactions commit or their
+ * clocks (a maximum of updated_at could miss a change that committed after a later-stamped one). Freezing old rows
+ * shows xmin as 2: the version moves and the answer is built again, which is safe. Three scans of the pharmacy's or
+ * branch's rows, no index.
  */
 export async function branchCatalogueVersion(q: Queryable, input: { pharmacyId: string; branchId: string }): Promise<string> {
   const [row] = await q.query<{ version: string }>(
     `SELECT concat_ws('/',
-              (SELECT count(*) || '.' || COALESCE((extract(epoch FROM max(updated_at)) * 1000000)::bigint, 0) FROM products WHERE pharmacy_id = $1),
-              (SELECT count(*) || '.' || COALESCE((extract(epoch FROM max(updated_at)) * 1000000)::bigint, 0)
-                 FROM branch_products WHERE pharmacy_id = $1 AND branch_id = $2)
+              (SELECT count(*) || '.' || COALESCE(sum(xmin::text::bigint), 0) FROM products WHERE pharmacy_id = $1),
+              (SELECT count(*) || '.' || COALESCE(sum(xmin::text::bigint), 0) FROM branch_products WHERE pharmacy_id = $1 AND branch_id = $2),
+              (SELECT count(*) || '.' || COALESCE(sum(xmin::text::bigint), 0) FROM batches WHERE pharmacy_id = $1 AND branch_id = $2)
             ) AS version`,
     [input.pharmacyId, input.branchId],
   );

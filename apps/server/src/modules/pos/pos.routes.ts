@@ -34,12 +34,11 @@ function notModified(request: FastifyRequest, etag: string): boolean {
 }
 
 /** The till's reads: the branch catalogue its search runs over (contract in packages/domain/src/pos-catalogue.ts). */
-export const registerPos: ModuleRegistrar = async (app, { db }) => {
+export const registerPos: ModuleRegistrar = async (app) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  // Decision 0064: the answer kept per branch, compressed once, dropped on every committed change of its rows.
-  const cache = new CatalogueCache(db);
-  await cache.start();
-  app.addHook('onClose', async () => cache.stop());
+  // Decisions 0064, 0072: the answer kept per branch, compressed once, found by the exact version of its rows.
+  const cache = new CatalogueCache();
+  app.addHook('onClose', async () => cache.clear());
 
   r.get(
     '/api/pos/catalogue',
@@ -58,9 +57,7 @@ export const registerPos: ModuleRegistrar = async (app, { db }) => {
       serializerCompiler: () => (data) => (typeof data === 'string' ? data : JSON.stringify(data)),
     },
     async (request, reply) => {
-      // Every change committed before this request has been heard before a kept answer is trusted (pos.cache.ts).
-      const trusted = await cache.barrier();
-      const entry = await app.inTenant(request, reply, (q, ctx) => branchCatalogue(q, ctx, { ...request.query, cache: trusted ? cache : null }));
+      const entry = await app.inTenant(request, reply, (q, ctx) => branchCatalogue(q, ctx, { ...request.query, cache }));
       reply.type('application/json; charset=utf-8').header('cache-control', 'private, no-cache').header('vary', 'Accept-Encoding');
       if (typeof entry === 'string') return reply.send(entry as unknown as PosCatalogueResponse);
       reply.header('etag', entry.etag);

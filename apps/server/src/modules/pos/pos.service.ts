@@ -9,7 +9,7 @@ import { branchCatalogueJson, branchCatalogueVersion } from './pos.repository.ts
  * GET /api/pos/catalogue: the till's catalogue of a branch (the one asked for, else the session's), columnar
  * (decision 0024), as the JSON text of a PosCatalogueResponse. 404 for a branch of another pharmacy, 403
  * BRANCH_NOT_ALLOWED for one the user may not work in: checked on every request, before any cached answer is looked
- * at. With a cache (decision 0064) the answer is the entry of the branch's current version when there is one, else
+ * at. With a cache (decisions 0064, 0072) the answer is the entry of the branch's current version when there is one, else
  * built and kept; `at` is then when it was built (nothing it was read from has changed since).
  */
 export async function branchCatalogue(
@@ -23,14 +23,12 @@ export async function branchCatalogue(
   const defaultMinMarginBasisPoints = Math.round(settings.defaultMinMarginPercent * 100);
   const cache = input.cache ?? null;
   let key = '';
-  let epoch = 0;
   if (cache) {
+    // Read before the answer's own statement: the answer is never older than its key.
     const version = await branchCatalogueVersion(q, { pharmacyId: ctx.pharmacyId, branchId: branch.id });
     key = JSON.stringify([ctx.pharmacyId, branch.id, today, defaultMinMarginBasisPoints, version]);
     const hit = cache.get(key);
     if (hit) return hit;
-    // Read before the catalogue's own statement takes its snapshot: a change heard after this is not kept.
-    epoch = cache.epoch(ctx.pharmacyId);
   }
   const body = await branchCatalogueJson(q, {
     pharmacyId: ctx.pharmacyId,
@@ -39,5 +37,5 @@ export async function branchCatalogue(
     defaultMinMarginBasisPoints,
     at: ctx.now.toISOString(),
   });
-  return cache ? cache.put(key, ctx.pharmacyId, epoch, body) : body;
+  return cache ? cache.put(key, ctx.pharmacyId, body) : body;
 }
