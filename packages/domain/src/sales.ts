@@ -254,6 +254,14 @@ export function paymentMethodKey(method: string): string {
   return method.toLowerCase().replace(/[^a-z]/g, '');
 }
 
+/** The till's M-Pesa method (the STK request to the customer's phone, decision 0058). */
+export const TILL_MPESA_METHOD = 'MPESA';
+
+/** Is this payment method M-Pesa ('MPESA', 'M-Pesa', 'mpesa')? */
+export function isMpesaMethod(method: string): boolean {
+  return paymentMethodKey(method) === paymentMethodKey(TILL_MPESA_METHOD);
+}
+
 /**
  * The methods a till offers (decision 0023): the till's own Cash, MPESA, Card and Credit (seed 001 section 9), then the
  * settings' methods that are not one of them by key (M-Pesa is MPESA).

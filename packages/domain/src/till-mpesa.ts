@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formatMpesaPhone, isMpesaPhone, normalizeMpesaPhone } from './phone.ts';
-import { completeSaleSchema, INVOICE_PREFIX, paymentMethodKey } from './sales.ts';
+import { completeSaleSchema, INVOICE_PREFIX } from './sales.ts';
 import { DATE_PRESETS } from './sales-history.ts';
 import type { Settings } from './settings.ts';
 import { calendarDate, text } from './text.ts';
@@ -12,12 +12,8 @@ import { calendarDate, text } from './text.ts';
  */
 
 /** The till's M-Pesa method (sales.ts POS_PAYMENT_METHODS); 'M-Pesa' in the settings is the same method. */
-export const TILL_MPESA_METHOD = 'MPESA';
-
-/** Is this payment method M-Pesa ('MPESA', 'M-Pesa', 'mpesa')? */
-export function isMpesaMethod(method: string): boolean {
-  return paymentMethodKey(method) === paymentMethodKey(TILL_MPESA_METHOD);
-}
+// The method's name and test live in sales.ts, so the till's payment bar does not load this module (its first load).
+export { isMpesaMethod, TILL_MPESA_METHOD } from './sales.ts';
 
 /** The phone message of seed 002 section 5 (the licence purchase uses the same rules). */
 export const MPESA_PHONE_MESSAGE = 'Please enter a valid M-Pesa number';

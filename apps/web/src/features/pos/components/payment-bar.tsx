@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ChevronDown, ChevronUp, Plus, Smartphone, X } from 'lucide-react';
 import { formatMoney as formatAmount } from '@pharmapoint/domain/money';
 import { SALE_LIMITS, paymentKind, paymentStatus, quickCashSuggestions, type CartFigures } from '@pharmapoint/domain/sales';
-import { isMpesaMethod } from '@pharmapoint/domain/till-mpesa';
+import { isMpesaMethod } from '@pharmapoint/domain/sales';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
 import { formatMoney } from '@/lib/format';

@@ -7,7 +7,7 @@ import { canGiveDiscounts, canSwitchPosBranch } from '@pharmapoint/domain/permis
 import type { Contact } from '@pharmapoint/domain/contacts';
 import type { PosCatalogueItem } from '@pharmapoint/domain/pos-catalogue';
 import type { SuspendedSale } from '@pharmapoint/domain/suspended-sales';
-import { completionProblems, saleCheckRules, settingsMoney, suspensionProblems } from '@pharmapoint/domain/sale-checks';
+import type * as SaleChecks from '@pharmapoint/domain/sale-checks';
 import {
   paymentKind,
   saleDateProblem,
@@ -73,6 +73,17 @@ const RefillReminderDialog = lazy(() => import('@/features/pos/components/refill
 const RecordExpenseDialog = lazy(() => import('@/features/pos/components/expense-dialog').then((m) => ({ default: m.RecordExpenseDialog })));
 const MpesaRequestDialog = lazy(() => import('@/features/pos/components/mpesa-request-dialog'));
 const SuspendSaleDialog = lazy(() => import('@/features/pos/components/suspend-dialog').then((m) => ({ default: m.SuspendSaleDialog })));
+
+/**
+ * The sale checks (sale-checks.ts) are needed at the first Complete, Suspend or M-Pesa request, not to draw the till:
+ * they load right after it (their own chunk, outside the till's first-load budget), and a click that comes first
+ * waits for them.
+ */
+let saleChecks: typeof SaleChecks | null = null;
+const saleChecksReady: Promise<typeof SaleChecks> = import('@pharmapoint/domain/sale-checks').then((m) => (saleChecks = m));
+async function loadSaleChecks(): Promise<typeof SaleChecks> {
+  return saleChecks ?? saleChecksReady;
+}
 
 /**
  * The handed-over sale, read from storage once per visit to the till (reading consumes it; the cache keeps React's
@@ -372,7 +383,7 @@ export default function PosPage() {
 
   async function complete() {
     if (till.locked) return;
-    const problem = completionProblem();
+    const problem = await completionProblem();
     if (problem) {
       till.setPaymentError(problem);
       return;
@@ -391,10 +402,10 @@ export default function PosPage() {
   }
 
   /** 'Send payment request' (M-Pesa at the till, decision 0058): the screen's checks with the whole total by M-Pesa. */
-  function openMpesa() {
+  async function openMpesa() {
     if (till.locked) return;
     const method = till.payments[0]?.method ?? 'MPESA';
-    const problem = completionProblem([{ method, amountCents: figures.totalCents, reference: null }]);
+    const problem = await completionProblem([{ method, amountCents: figures.totalCents, reference: null }]);
     if (problem) {
       till.setPaymentError(problem);
       return;
@@ -406,20 +417,19 @@ export default function PosPage() {
    * The sale checks of the screen (sale-checks.ts, decision 0069): the same ordered list the server answers from,
    * on what the till knows. `tender` replaces the payment rows (M-Pesa at the till: the whole total).
    */
-  const checkRules = saleCheckRules(settings, { mayDiscount, mayExceedMaxDiscount });
-  const checkMoney = settingsMoney(settings);
   const keptPrice = resumed ? (productId: string, unitMode: UnitMode) => resumed.sale.lines.find((l) => l.productId === productId && l.unitMode === unitMode)?.unitPriceCents : undefined;
   const checkLines = tillCheckLines(lines, keptPrice);
-  function completionProblem(tender?: readonly { method: string; amountCents: number; reference: string | null }[]): string | null {
+  async function completionProblem(tender?: readonly { method: string; amountCents: number; reference: string | null }[]): Promise<string | null> {
     const payments = (tender ?? paymentsOf(till.payments)).filter((p, _i, all) => all.length === 1 || p.amountCents > 0 || paymentKind(p.method) === 'credit');
-    const [first] = completionProblems({
+    const checks = await loadSaleChecks();
+    const [first] = checks.completionProblems({
       lines: checkLines,
       clientId: client?.id ?? null,
       subtotalCents: figures.subtotalCents,
       discountCents: figures.discountCents,
       totalCents: figures.totalCents,
-      rules: checkRules,
-      formatTotal: checkMoney,
+      rules: checks.saleCheckRules(settings, { mayDiscount, mayExceedMaxDiscount }),
+      formatTotal: checks.settingsMoney(settings),
       payments,
       saleDate: till.saleDate,
       today,
@@ -428,14 +438,15 @@ export default function PosPage() {
   }
 
   /** The first problem of suspending this cart (the dialog then asks for the amount paid, 0 until then). */
-  function suspensionProblem(): string | null {
-    const [first] = suspensionProblems({
+  async function suspensionProblem(): Promise<string | null> {
+    const checks = await loadSaleChecks();
+    const [first] = checks.suspensionProblems({
       lines: checkLines,
       clientId: client?.id ?? null,
       subtotalCents: figures.subtotalCents,
       discountCents: figures.discountCents,
       totalCents: figures.totalCents,
-      rules: checkRules,
+      rules: checks.saleCheckRules(settings, { mayDiscount, mayExceedMaxDiscount }),
       amountPaidCents: 0,
     });
     if (!first) return null;
@@ -444,9 +455,9 @@ export default function PosPage() {
   }
 
   // ------------------------------------------------------------------ suspending
-  function openSuspend() {
+  async function openSuspend() {
     if (till.locked) return;
-    const problem = suspensionProblem();
+    const problem = await suspensionProblem();
     if (problem) {
       till.setPaymentError(problem);
       return;
