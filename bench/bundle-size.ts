@@ -4,7 +4,7 @@
 // (every screen below but the landing page: its entry plus the screen's lazy chunk), and landing.html, the landing
 // page prerendered to HTML (docs/decisions/0057), whose first load is its own entry and what that imports: the
 // scripts and module preloads the browser fetches before the page's first paint.
-// Run: npm run build && npx tsx bench/bundle-size.ts
+// Run: npm run build && npx tsx bench/bundle-size.ts   (--check: exit 1 when a budget is exceeded; .ci/run does it)
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,3 +69,8 @@ console.log(`\nTill budget 250 KiB gzipped: ${kib(till)} KiB used (${till <= 250
 console.log(`The landing page's HTML (landing.html, the whole page prerendered): ${kib(gz('landing.html'))} KiB gzipped.`);
 // The landing page sells: under 100 KiB of gzipped JS before its first paint (issue 11 item 1).
 console.log(`Landing page budget 100 KiB gzipped: ${kib(landing)} KiB used (${landing <= 100 * 1024 ? 'within' : 'OVER'} budget).`);
+// `--check` (.ci/run, after the build): a budget exceeded fails the run, so no change lands over it unnoticed.
+if (process.argv.includes('--check') && (till > 250 * 1024 || landing > 100 * 1024)) {
+  console.error('A first-load budget is exceeded (see above).');
+  process.exitCode = 1;
+}
