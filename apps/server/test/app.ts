@@ -27,9 +27,28 @@ export async function createTestApp(kind: DatabaseKind, overrides: Partial<Confi
   const mailer = createMailer({ db, config });
   const app = await buildApp({ db, config, mailer });
   await app.ready();
+  // A test's own SQL changes what sessions show as another instance would: after a write, wait until this app's
+  // session cache has heard of it (decision 0062: another instance hears a change milliseconds after its commit).
+  // A plain SELECT changes nothing a session shows and skips the wait (one round trip less per read).
+  const sync = () => app.sessionCache.sync();
+  const testDb: Database = {
+    ...db,
+    owner: {
+      async query<T>(sql: string, params?: readonly unknown[]) {
+        const rows = await db.owner.query<T>(sql, params);
+        if (!/^\s*SELECT\b/i.test(sql)) await sync();
+        return rows;
+      },
+    },
+    async transaction(scope, work) {
+      const value = await db.transaction(scope, work);
+      await sync();
+      return value;
+    },
+  };
   return {
     app,
-    db,
+    db: testDb,
     config,
     mailer,
     client: (ip?: string) => new TestClient(app, ip),
