@@ -1,7 +1,48 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /** Server test files that change module state (payments.test.ts and till-mpesa.test.ts: setReconcileTiming, the K2 health cache). */
 const SERVER_ISOLATED = ['apps/server/test/payments.test.ts', 'apps/server/test/till-mpesa.test.ts'];
+
+/**
+ * The server files that take longest (seconds of wall alone, both databases; docs/benchmarks.md 'Test suite time'),
+ * started first so that the two workers end together: vitest orders a clean clone's files by size (it has no
+ * durations from an earlier run), and a long file that starts last runs alone while the other worker idles.
+ */
+const LONG_FIRST = [
+  'import-runs',
+  'bad-input',
+  'sales-returns',
+  'tenant-isolation',
+  'ledger-property',
+  'suspended-sales',
+  'auth-security',
+  'maintenance',
+  'start',
+  'suspended-sales-concurrency',
+  'sales-concurrency',
+  'purchases',
+  'session-cache',
+  'jobs',
+  'durability',
+  'auth',
+  'payments',
+].map((name) => `apps/server/test/${name}.test.ts`);
+
+class LongFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => {
+      const index = LONG_FIRST.findIndex((name) => file.moduleId.endsWith(`/${name}`));
+      return index === -1 ? LONG_FIRST.length : index;
+    };
+    // Stable: within a project, the listed files first in the listed order, then vitest's own order.
+    return sorted
+      .map((file, index) => ({ file, index }))
+      .sort((a, b) => (a.file.project.name === b.file.project.name ? rank(a.file) - rank(b.file) : 0) || a.index - b.index)
+      .map(({ file }) => file);
+  }
+}
 
 const server = {
   testTimeout: 60_000,
@@ -21,6 +62,7 @@ export default defineConfig({
     // on both databases took 277 s with one worker and 145 s with two, for the same CPU time (80 s and 74 s;
     // docs/benchmarks.md, 'CI time, second pass').
     maxWorkers: 2,
+    sequence: { sequencer: LongFirstSequencer },
     projects: [
       // Pure functions (the domain's, and the web's .test.ts without a DOM): no module state to keep apart, so one
       // module graph per worker here too.
@@ -44,7 +86,19 @@ export default defineConfig({
       { test: { name: 'web', include: ['apps/web/src/**/*.test.ts'], isolate: false } },
       {
         resolve: { alias: { '@': new URL('./apps/web/src', import.meta.url).pathname } },
-        test: { name: 'web-components', include: ['apps/web/src/**/*.test.tsx'], environment: 'jsdom', setupFiles: ['apps/web/src/test/setup.ts'], testTimeout: 30_000 },
+        test: {
+          name: 'web-components',
+          include: ['apps/web/src/**/*.test.tsx'],
+          environment: 'jsdom',
+          setupFiles: ['apps/web/src/test/setup.ts'],
+          testTimeout: 30_000,
+          // One module graph per worker (React, Radix, i18next, MSW and the app's modules loaded once, not once per
+          // file): the 34 files took 75 s of CPU isolated and 22 s shared (docs/benchmarks.md, 'Test suite time').
+          // Each test still renders into a clean DOM (setup.ts: cleanup(), the session hint) and each file starts
+          // and stops the MSW server; a file that changes module state for itself must undo it (catalogue-store
+          // unstubs fetch and restores the address).
+          isolate: false,
+        },
       },
     ],
   },
