@@ -80,6 +80,9 @@ async function snapshotPglite(file: string): Promise<void> {
     };
     const owner: Pick<Database, 'kind' | 'ownerSession'> = { kind: 'pglite', ownerSession: async (work) => work(session) };
     await migrate(owner as Database);
+    // A checkpoint first, so a database started from the snapshot has no WAL to replay (about 0.1 s of CPU less
+    // for each of the run's ~130 PGlite databases).
+    await raw.exec('CHECKPOINT');
     const tarball = await raw.dumpDataDir('none');
     await writeFile(file, Buffer.from(await tarball.arrayBuffer()));
   } finally {
@@ -101,9 +104,32 @@ async function createTemplate(url: string, template: string): Promise<void> {
   await adminQuery(url, `ALTER DATABASE ${template} ALLOW_CONNECTIONS false`);
 }
 
+/** Test databases are named pp_test_<run>_<random>, <run> being the template's, so the run's teardown finds them all. */
+export function testDatabasePrefix(template: string): string {
+  return `pp_test_${template.replace(/^pp_template_/, '')}_`;
+}
+
 async function teardown(dir: string, url: string | undefined, template: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
-  if (url && template) await adminQuery(url, `DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
+  if (!url || !template) return;
+  // test/database.ts drops a test database in the background when its file closes it, and clones the next one
+  // ahead: whatever of this run is left (a drop cut short by the end of a worker, the last clone made ahead) goes
+  // here, a few at a time (each DROP DATABASE waits for a checkpoint; concurrent ones share it).
+  const prefix = testDatabasePrefix(template);
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE left(datname, length($1)) = $1`, [prefix]);
+    const names = rows.map((row) => row.datname);
+    await Promise.all(
+      Array.from({ length: Math.min(4, names.length) }, async () => {
+        for (let name = names.pop(); name; name = names.pop()) await adminQuery(url, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      }),
+    );
+  } finally {
+    await admin.end();
+  }
+  await adminQuery(url, `DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
 }
 
 async function adminQuery(url: string, sql: string): Promise<void> {
