@@ -94,16 +94,9 @@ export default tseslint.config(
     // Use cases and repositories never open transactions (issue 6 item 1, decision 0070): they take an open one (q).
     // The edge opens it: app.inTenant / app.inUser / app.inOperator / app.inPlatform on a route, runTransaction in a
     // job handler (*.jobs.ts).
-    files: ['apps/server/src/modules/**/*.service.ts'],
-    // Temporary exception: auth.service.ts still opens its own transactions while another change to the auth module
-    // is in flight; it moves to app.inPlatform next (docs/decisions/0070). It keeps the route rule (no SQL, no
-    // db.transaction) meanwhile.
-    ignores: ['apps/server/src/modules/auth/auth.service.ts'],
+    // A flow of several transactions (auth.flows.ts) takes the edge's Steps and calls no runTransaction either.
+    files: ['apps/server/src/modules/**/*.service.ts', 'apps/server/src/modules/**/*.flows.ts'],
     rules: { 'no-restricted-syntax': ['error', SQL_OUTSIDE_REPOSITORY, TRANSACTION_CALL, ...RUN_TRANSACTION] },
-  },
-  {
-    files: ['apps/server/src/modules/auth/auth.service.ts'],
-    rules: { 'no-restricted-syntax': ['error', SQL_OUTSIDE_REPOSITORY, TRANSACTION_CALL] },
   },
   {
     files: ['apps/server/src/**/*.repository.ts'],

@@ -103,6 +103,18 @@ export async function runTransaction<T>(db: Database, scope: TransactionScope, w
   }
 }
 
+/**
+ * Opens one transaction of a flow of several, at the edge (decision 0070): each step runs one use case in its own
+ * transaction with the step's scope, one after the other. A route gets its steps from routeSteps (each an
+ * app.inPlatform transaction); a job handler builds them on runTransaction.
+ */
+export type Steps = <T>(scope: TransactionScope, work: (q: Queryable) => Promise<T>) => Promise<T>;
+
+/** A route's Steps: each step is one app.inPlatform transaction (deadlock retry included) with the step's scope. */
+export function routeSteps(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Steps {
+  return (scope, work) => app.inPlatform(request, reply, (q) => work(q), { scope });
+}
+
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const KEY_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
 

@@ -29,24 +29,23 @@ import type { ModuleRegistrar } from '../../platform/module.ts';
 import { completeDemoVerification } from '../demo/demo.service.ts';
 import { acceptInvitation, declineInvitation, listOwnPharmacies, switchPharmacy } from '../users/memberships.service.ts';
 import { clearSessionCookie, sessionBranches, setSessionCookie } from '../../platform/auth-plugin.ts';
+import { hashPassword } from '../../platform/passwords.ts';
+import { routeSteps } from '../../platform/transaction.ts';
 import {
-  acceptInvite,
+  assertNewPassword,
   assertUnlocked,
-  inviteDetails,
   lockSession,
-  openSession,
   readSecrets,
   renameSelf,
   requestPasswordReset,
-  resendVerification,
   resetPassword,
   setPin,
-  signIn,
   signOut,
   unlockSession,
   verifyEmail,
   type Client,
 } from './auth.service.ts';
+import { acceptInvite, inviteDetails, openSession, resendVerification, signIn } from './auth.flows.ts';
 import { devMailboxEnabled, registerDevMailbox } from './dev-mailbox.ts';
 import { registerGoogle } from './google.ts';
 import { buildMe, meOf } from './me.ts';
@@ -159,7 +158,8 @@ export const registerAuth: ModuleRegistrar = async (app, deps) => {
       schema: { tags, summary: 'Sign in with email and password', body: loginRequestSchema, response: { 200: signedInResponseSchema } },
     },
     async (request, reply) => {
-      const session = await signIn(deps, request.body, client(request));
+      // Several transactions one after the other (auth.flows.ts): failures are counted before the refusal.
+      const session = await signIn(routeSteps(app, request, reply), deps, request.body, client(request));
       setSessionCookie(reply, config, session.token, session.expires);
       return { ...session.me, message: 'Welcome back!' };
     },
@@ -219,7 +219,11 @@ export const registerAuth: ModuleRegistrar = async (app, deps) => {
       config: { access: 'public' },
       schema: { tags, summary: 'Email a password reset link', body: forgotPasswordRequestSchema, response: { 200: messageResponseSchema } },
     },
-    async (request) => (await requestPasswordReset(deps, request.body.email), { message: 'Password reset email sent! Please check your inbox.' }),
+    async (request, reply) => {
+      await app.inPlatform(request, reply, (q, ctx) => requestPasswordReset(q, deps, request.body.email, ctx.now));
+      void deps.mailer.flush().catch(() => undefined);
+      return { message: 'Password reset email sent! Please check your inbox.' };
+    },
   );
 
   r.post(
@@ -228,7 +232,13 @@ export const registerAuth: ModuleRegistrar = async (app, deps) => {
       config: { access: 'public' },
       schema: { tags, summary: 'Set a new password from a reset link', body: resetPasswordRequestSchema, response: { 200: messageResponseSchema } },
     },
-    async (request) => (await resetPassword(db, request.body), { message: 'Your password has been reset. You can sign in now.' }),
+    async (request, reply) => {
+      // The password is checked and hashed before the transaction (a slow hash inside one would hold its connection).
+      assertNewPassword(request.body.password, request.body.confirmPassword);
+      const passwordHash = await hashPassword(request.body.password);
+      await app.inPlatform(request, reply, (q, ctx) => resetPassword(q, request.body.token, passwordHash, ctx.now));
+      return { message: 'Your password has been reset. You can sign in now.' };
+    },
   );
 
   r.post(
@@ -241,9 +251,9 @@ export const registerAuth: ModuleRegistrar = async (app, deps) => {
       // A demo visitor's address: the demo record is verified with access granted in the same transaction, and
       // the link signs them in (it proved the mailbox, as a sign-in link does; decision 0046).
       const now = new Date();
-      const { userId, demo } = await verifyEmail(db, request.body, now, completeDemoVerification);
+      const { userId, demo } = await app.inPlatform(request, reply, (q) => verifyEmail(q, request.body, now, completeDemoVerification));
       if (!demo) return { message: 'Email verified! You can sign in now.', demo: false };
-      const session = await openSession(deps, userId, client(request), now);
+      const session = await openSession(routeSteps(app, request, reply), deps, userId, client(request), now);
       setSessionCookie(reply, config, session.token, session.expires);
       return { message: 'Email verified! Taking you to the demo...', demo: true };
     },
@@ -255,7 +265,9 @@ export const registerAuth: ModuleRegistrar = async (app, deps) => {
       config: { access: 'public', allowForDemo: true },
       schema: { tags, summary: 'Send a new verification email to the signed-in user', body: emptyRequestSchema, response: { 200: messageResponseSchema } },
     },
-    async (request) => (await resendVerification(deps, request.auth), { message: 'Verification email sent! Please check your inbox.' }),
+    async (request, reply) => (
+      await resendVerification(routeSteps(app, request, reply), deps, request.auth), { message: 'Verification email sent! Please check your inbox.' }
+    ),
   );
 
   r.get(
@@ -264,7 +276,7 @@ export const registerAuth: ModuleRegistrar = async (app, deps) => {
       config: { access: 'public' },
       schema: { tags, summary: 'Who an invitation link is for', params: inviteTokenParamsSchema, response: { 200: inviteDetailsResponseSchema } },
     },
-    async (request) => inviteDetails(db, request.params.token),
+    async (request, reply) => inviteDetails(routeSteps(app, request, reply), request.params.token),
   );
 
   r.post(
@@ -274,7 +286,7 @@ export const registerAuth: ModuleRegistrar = async (app, deps) => {
       schema: { tags, summary: 'Accept an invitation as a new person: set your name and password and sign in', body: acceptInviteRequestSchema, response: { 200: signedInResponseSchema } },
     },
     async (request, reply) => {
-      const session = await acceptInvite(deps, request.body, client(request));
+      const session = await acceptInvite(routeSteps(app, request, reply), deps, request.body, client(request));
       setSessionCookie(reply, config, session.token, session.expires);
       return { ...session.me, message: 'Welcome to PharmaPoint!' };
     },

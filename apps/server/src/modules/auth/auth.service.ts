@@ -2,22 +2,21 @@ import { EMAIL_PATTERN, isPasswordAcceptable, PIN_PATTERN, type MeResponse } fro
 import type { Config } from '../../config.ts';
 import type { Database, Queryable } from '../../db/database.ts';
 import type { RequestAuth } from '../../platform/access.ts';
-import { loadSession } from '../../platform/auth-plugin.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Mailer } from '../../platform/mailer.ts';
 import { hashPassword, verifyPassword } from '../../platform/passwords.ts';
 import { hashSecret, newSecret } from '../../platform/tokens.ts';
-import { runTransaction } from '../../platform/transaction.ts';
 import { audit } from '../audit/audit.service.ts';
-import { acceptInvitation, switchPharmacy } from '../users/memberships.service.ts';
+import { acceptInvitation } from '../users/memberships.service.ts';
 import * as repo from './auth.repository.ts';
-import { buildMe } from './me.ts';
 
 /**
  * Sign-in, sessions, PIN, email verification, password reset and invitations (seed 000 sections 4, 5, 8).
- * Public use cases (sign-in, links from emails) run before any tenant is known: they take the database and open
- * their own short transactions, so a failure is counted (committed) before the refusal is thrown. Use cases of a
- * signed-in user take the request's transaction (app.inUser). Decisions 0008 and 0013.
+ * Every use case takes an open transaction (q). Public flows (sign-in, links from emails) run before any tenant is
+ * known and need several short transactions (a failure is counted and committed before the refusal is thrown; a
+ * password is hashed or checked between them): auth.flows.ts runs their steps one after the other, each in a
+ * transaction the edge opens (routeSteps: app.inPlatform). Use cases of a signed-in user take the request's
+ * transaction (app.inUser). Decisions 0008, 0013 and 0070.
  */
 export interface AuthDeps {
   db: Database;
@@ -60,18 +59,30 @@ export function assertEmail(email: string, requiredCode: 'LOGIN_FIELDS_REQUIRED'
 /**
  * Where a new session starts: the pharmacy of the user's last session if they still work there, else their only
  * pharmacy (owned ones first). Someone with several pharmacies and no session in any of them yet starts in none and
- * chooses (the web's pharmacy chooser, decision 0015). The branch is their default, else the pharmacy's default,
- * else the first branch they are allowed in. Invitations not accepted yet give no place.
+ * chooses (the web's pharmacy chooser, decision 0015). Invitations not accepted yet give no place. Read as the user.
  */
-async function startingPlace(db: Database, userId: string): Promise<{ pharmacyId: string | null; branchId: string | null }> {
-  const memberships = await runTransaction(db, { userId }, (q) => repo.activeMembershipsByLastUse(q, userId));
+export async function startingMembership(q: Queryable, userId: string): Promise<repo.MembershipChoice | null> {
+  const memberships = await repo.activeMembershipsByLastUse(q, userId);
   const [chosen] = memberships;
-  if (!chosen) return { pharmacyId: null, branchId: null };
-  if (memberships.length > 1 && !chosen.usedBefore) return { pharmacyId: null, branchId: null };
-  const branches = await runTransaction(db, { pharmacyId: chosen.pharmacyId, userId }, (q) => repo.branchesOf(q, chosen.pharmacyId));
+  if (!chosen) return null;
+  if (memberships.length > 1 && !chosen.usedBefore) return null;
+  return chosen;
+}
+
+/**
+ * The branch a new session starts in, in the chosen pharmacy's transaction: the member's default, else the
+ * pharmacy's default, else the first branch they are allowed in.
+ */
+export async function startingBranch(q: Queryable, chosen: repo.MembershipChoice): Promise<string | null> {
+  const branches = await repo.branchesOf(q, chosen.pharmacyId);
   const allowed = branches.filter((b) => b.isActive && (!chosen.allowedBranchIds || chosen.allowedBranchIds.includes(b.id)));
   const branch = allowed.find((b) => b.id === chosen.defaultBranchId) ?? allowed[0] ?? null;
-  return { pharmacyId: chosen.pharmacyId, branchId: branch?.id ?? null };
+  return branch?.id ?? null;
+}
+
+export interface SessionPlace {
+  pharmacyId: string | null;
+  branchId: string | null;
 }
 
 export interface NewSession {
@@ -82,103 +93,97 @@ export interface NewSession {
   me: MeResponse;
 }
 
-/** Opens a session for a user (after a password, an invitation or Google) and records the sign-in. */
-export async function openSession(deps: AuthDeps, userId: string, client: Client, now = new Date()): Promise<NewSession> {
-  const place = await startingPlace(deps.db, userId);
+/** Records a new session and the sign-in, in the transaction of the place it starts in; returns its secret token. */
+export async function startSession(
+  q: Queryable,
+  config: Pick<Config, 'sessionDays'>,
+  userId: string,
+  place: SessionPlace,
+  client: Client,
+  now: Date,
+): Promise<{ token: string; expires: Date }> {
   const token = newSecret();
-  const expires = new Date(now.getTime() + deps.config.sessionDays * 86_400_000);
-  await runTransaction(deps.db, { pharmacyId: place.pharmacyId, userId }, async (q) => {
-    await repo.insertSession(q, {
-      tokenHash: hashSecret(token),
-      userId,
-      pharmacyId: place.pharmacyId,
-      branchId: place.branchId,
-      expiresAt: expires,
-      userAgent: client.userAgent?.slice(0, 300) ?? null,
-      ip: client.ip,
-    });
-    await repo.markSignedIn(q, userId, now);
-    if (place.pharmacyId) await audit(q, { pharmacyId: place.pharmacyId, userId }, 'login', 'session', null, null, { ip: client.ip });
+  const expires = new Date(now.getTime() + config.sessionDays * 86_400_000);
+  await repo.insertSession(q, {
+    tokenHash: hashSecret(token),
+    userId,
+    pharmacyId: place.pharmacyId,
+    branchId: place.branchId,
+    expiresAt: expires,
+    userAgent: client.userAgent?.slice(0, 300) ?? null,
+    ip: client.ip,
   });
-  const auth = await loadSession(deps.db, token, deps.config);
-  if (!auth) throw new AppError('LOGIN_FAILED');
-  const me = await runTransaction(deps.db, { pharmacyId: auth.pharmacyId, userId }, (q) => buildMe(q, deps.config, auth));
-  return { token, expires, auth, me };
+  await repo.markSignedIn(q, userId, now);
+  if (place.pharmacyId) await audit(q, { pharmacyId: place.pharmacyId, userId }, 'login', 'session', null, null, { ip: client.ip });
+  return { token, expires };
 }
 
-/** Counts a failed sign-in of an address on an account name (committed before the refusal is answered). */
-async function recordFailure(db: Database, client: Client, account: string, now: Date): Promise<void> {
-  await runTransaction(db, {}, async (q) => {
-    await repo.recordThrottleFailure(q, client.ip, account, now, minutesBefore(now, LOGIN_WINDOW_MINUTES));
-    // Old rows no longer count; forgetting them now and then keeps the table small.
-    if (Math.random() < 0.05) await repo.pruneThrottle(q, minutesBefore(now, LOGIN_WINDOW_MINUTES));
-  });
+/** Counts a failed sign-in of an address on an account name (its own transaction, committed before the refusal). */
+export async function recordSignInFailure(q: Queryable, client: Client, account: string, now: Date): Promise<void> {
+  await repo.recordThrottleFailure(q, client.ip, account, now, minutesBefore(now, LOGIN_WINDOW_MINUTES));
+  // Old rows no longer count; forgetting them now and then keeps the table small.
+  if (Math.random() < 0.05) await repo.pruneThrottle(q, minutesBefore(now, LOGIN_WINDOW_MINUTES));
 }
 
-/**
- * Email and password sign-in with every rule of seed 000 sections 5 and 8 and the limits of decision 0013:
- * - per address and account name: LOGIN_PAIR_MAX_FAILURES failures in the window, then 429;
- * - per address: failures on LOGIN_IP_MAX_ACCOUNTS account names in the window (spraying), then 429, except for an
- *   account that signed in from this address before (a till behind a shared connection keeps working);
- * - per account: the MAX_LOGIN_ATTEMPTS-th failure locks it for ACCOUNT_LOCK_MINUTES. Each attempt is claimed in
- *   one conditional UPDATE before the password is checked, so at most MAX_LOGIN_ATTEMPTS are ever judged, however
- *   many arrive at once, and every later one is answered 'locked'.
- * Unknown, disabled and deactivated accounts are refused with their messages; an unverified email gets a fresh link.
- */
-export async function signIn(deps: AuthDeps, input: { email: string; password: string }, client: Client, now = new Date()): Promise<NewSession> {
-  const { db } = deps;
+/** The email of a sign-in form, checked before anything is read. */
+export function readSignInEmail(input: { email: string; password: string }): string {
   const email = input.email.trim().toLowerCase();
   if (!email || !input.password) throw new AppError('LOGIN_FIELDS_REQUIRED');
   if (!EMAIL_PATTERN.test(email)) throw new AppError('LOGIN_INVALID_EMAIL');
+  return email;
+}
 
-  const user = await runTransaction(db, {}, async (q) => {
-    const limits = await repo.throttleState(q, client.ip, email, minutesBefore(now, LOGIN_WINDOW_MINUTES));
-    if (limits.pairFailures >= LOGIN_PAIR_MAX_FAILURES) throw new AppError('LOGIN_TOO_MANY_ATTEMPTS');
-    const found = await repo.findUserByEmail(q, email);
-    if (limits.accountsFailed >= LOGIN_IP_MAX_ACCOUNTS) {
-      const known = found ? await repo.hasSignedInFrom(q, found.id, client.ip, minutesBefore(now, KNOWN_ADDRESS_DAYS * 1440)) : false;
-      if (!known) throw new AppError('LOGIN_TOO_MANY_ATTEMPTS');
-    }
-    return found;
-  });
-  if (!user) {
-    await recordFailure(db, client, email, now);
-    throw new AppError('LOGIN_NO_ACCOUNT');
+/**
+ * Sign-in, first step (the limits of decision 0013): per address and account name, LOGIN_PAIR_MAX_FAILURES failures
+ * in the window, then 429; per address, failures on LOGIN_IP_MAX_ACCOUNTS account names in the window (spraying),
+ * then 429, except for an account that signed in from this address before (a till behind a shared connection keeps
+ * working). Answers the account of the email, if any.
+ */
+export async function signInCandidate(q: Queryable, client: Client, email: string, now: Date): Promise<repo.AuthUser | undefined> {
+  const limits = await repo.throttleState(q, client.ip, email, minutesBefore(now, LOGIN_WINDOW_MINUTES));
+  if (limits.pairFailures >= LOGIN_PAIR_MAX_FAILURES) throw new AppError('LOGIN_TOO_MANY_ATTEMPTS');
+  const found = await repo.findUserByEmail(q, email);
+  if (limits.accountsFailed >= LOGIN_IP_MAX_ACCOUNTS) {
+    const known = found ? await repo.hasSignedInFrom(q, found.id, client.ip, minutesBefore(now, KNOWN_ADDRESS_DAYS * 1440)) : false;
+    if (!known) throw new AppError('LOGIN_TOO_MANY_ATTEMPTS');
   }
+  return found;
+}
+
+/** Locked, disabled and deactivated accounts are refused with their messages. */
+export function assertAccountOpen(user: repo.AuthUser, now: Date): void {
   if (user.lockedUntil && new Date(user.lockedUntil) > now) throw new AppError('LOGIN_LOCKED');
   if (user.isDisabled) throw new AppError('LOGIN_DISABLED');
   if (!user.isActive) throw new AppError('LOGIN_DEACTIVATED');
+}
 
-  const attempt = await runTransaction(db, {}, (q) =>
-    repo.claimLoginAttempt(q, user.id, now, MAX_LOGIN_ATTEMPTS, minutesAfter(now, ACCOUNT_LOCK_MINUTES)),
-  );
-  if (attempt === null) throw new AppError('LOGIN_LOCKED');
+/**
+ * Claims one attempt of the account in one conditional UPDATE before the password is checked, so at most
+ * MAX_LOGIN_ATTEMPTS are ever judged however many arrive at once; null: the account is locked.
+ */
+export async function claimSignInAttempt(q: Queryable, userId: string, now: Date): Promise<number | null> {
+  return repo.claimLoginAttempt(q, userId, now, MAX_LOGIN_ATTEMPTS, minutesAfter(now, ACCOUNT_LOCK_MINUTES));
+}
 
-  // The hash is read on the owner connection, only for this comparison (decision 0016).
-  const secrets = await repo.secretsOf(db.owner, user.id);
-  if (!(await verifyPassword(secrets?.passwordHash, input.password))) {
-    await recordFailure(db, client, email, now);
-    throw new AppError(attempt >= MAX_LOGIN_ATTEMPTS ? 'LOGIN_LOCKED' : 'LOGIN_INVALID_CREDENTIALS');
-  }
-  // The right password: the claimed attempt was no failure.
-  await runTransaction(db, {}, async (q) => {
-    await repo.clearLoginFailures(q, user.id, now);
-    await repo.clearThrottlePair(q, client.ip, email);
-  });
+/** The refusal of a wrong password: the MAX_LOGIN_ATTEMPTS-th failure locks the account. */
+export function wrongPassword(attempt: number): AppError {
+  return new AppError(attempt >= MAX_LOGIN_ATTEMPTS ? 'LOGIN_LOCKED' : 'LOGIN_INVALID_CREDENTIALS');
+}
 
-  if (!user.emailVerifiedAt && !user.googleSubject) {
-    await sendVerificationEmail(deps, user, now, { onlyIfNoneRecent: true });
-    throw new AppError('LOGIN_UNVERIFIED');
-  }
-  // Staff whose every membership was deactivated are refused, unless an invitation waits for their answer; a user
-  // with none may still sign in to create a pharmacy. A platform operator always may: a pharmacy that deactivates
-  // its membership of an operator must not shut them out of the admin area.
-  if (!user.isPlatformOperator) {
-    const state = await runTransaction(db, { userId: user.id }, (q) => repo.membershipState(q, user.id));
-    if (state.anyAccepted && !state.active && !state.pending) throw new AppError('LOGIN_DEACTIVATED');
-  }
+/** The right password: the claimed attempt was no failure, and the address's failures on this account are forgotten. */
+export async function clearSignInFailures(q: Queryable, userId: string, client: Client, email: string, now: Date): Promise<void> {
+  await repo.clearLoginFailures(q, userId, now);
+  await repo.clearThrottlePair(q, client.ip, email);
+}
 
-  return openSession(deps, user.id, client, now);
+/**
+ * Staff whose every membership was deactivated are refused, unless an invitation waits for their answer; a user with
+ * none may still sign in to create a pharmacy. (A platform operator is not asked: a pharmacy that deactivates its
+ * membership of an operator must not shut them out of the admin area.) Read as the user.
+ */
+export async function assertMembershipsAllowSignIn(q: Queryable, userId: string): Promise<void> {
+  const state = await repo.membershipState(q, userId);
+  if (state.anyAccepted && !state.active && !state.pending) throw new AppError('LOGIN_DEACTIVATED');
 }
 
 /** Signs the session out: revoked for good; the user's sessionActive follows their other live sessions. */
@@ -199,10 +204,10 @@ export type UnlockOutcome = { unlocked: true } | { unlocked: false; signedOut: b
 export type UserSecrets = { passwordHash: string | null; pinHash: string | null } | undefined;
 
 /**
- * The signed-in user's password and PIN hashes, read on the owner connection before the request's transaction (the
- * application role cannot read them, decision 0016), for unlocking or setting a PIN.
+ * A user's password and PIN hashes, read on the owner connection outside any transaction (the application role
+ * cannot read them, decision 0016): for signing in, unlocking or setting a PIN.
  */
-export function readSecrets(db: Database, userId: string): Promise<UserSecrets> {
+export function readSecrets(db: Pick<Database, 'owner'>, userId: string): Promise<UserSecrets> {
   return repo.secretsOf(db.owner, userId);
 }
 
@@ -278,34 +283,20 @@ function linkEmail(to: string, subject: string, greeting: string, lines: string[
   };
 }
 
-/** Queues a verification email (a fresh single-use link valid VERIFY_EMAIL_HOURS). */
-export async function sendVerificationEmail(
-  deps: AuthDeps,
+/**
+ * Queues a verification email (a fresh single-use link valid VERIFY_EMAIL_HOURS), in the caller's transaction as the
+ * user; with onlyIfNoneRecent, not when an unused one was sent in the last 10 minutes. True when one was queued.
+ */
+export async function queueFreshVerification(
+  q: Queryable,
+  deps: Pick<AuthDeps, 'config' | 'mailer'>,
   user: { id: string; email: string; name: string },
-  now = new Date(),
+  now: Date,
   options: { onlyIfNoneRecent?: boolean } = {},
-): Promise<void> {
-  const queued = await runTransaction(deps.db, { userId: user.id }, async (q) => {
-    if (options.onlyIfNoneRecent && (await repo.countTokensSince(q, user.id, 'verify_email', minutesBefore(now, 10), { unusedOnly: true })) > 0) return false;
-    const secret = await issueToken(q, user.id, 'verify_email', minutesAfter(now, VERIFY_EMAIL_HOURS * 60));
-    const link = `${deps.config.publicUrl}/verify-email?mode=verifyEmail&oobCode=${encodeURIComponent(secret)}`;
-    await deps.mailer.enqueue(
-      q,
-      linkEmail(user.email, 'Verify your email for PharmaPoint', `Hello ${user.name},`, ['Please confirm your email address to start using PharmaPoint.'], link, 'Verify my email'),
-    );
-    return true;
-  });
-  if (queued) void deps.mailer.flush().catch(() => undefined);
-}
-
-/** POST /api/auth/resend-verification: a new link for the signed-in user; any failure is one clear sentence. */
-export async function resendVerification(deps: AuthDeps, user: RequestAuth | null): Promise<void> {
-  if (!user) throw new AppError('VERIFY_SIGN_IN_FIRST');
-  try {
-    await sendVerificationEmail(deps, { id: user.userId, email: user.email, name: user.name });
-  } catch {
-    throw new AppError('VERIFY_SEND_FAILED');
-  }
+): Promise<boolean> {
+  if (options.onlyIfNoneRecent && (await repo.countTokensSince(q, user.id, 'verify_email', minutesBefore(now, 10), { unusedOnly: true })) > 0) return false;
+  await queueVerificationEmail(q, deps, user, ['Please confirm your email address to start using PharmaPoint.'], now);
+  return true;
 }
 
 /**
@@ -315,23 +306,21 @@ export async function resendVerification(deps: AuthDeps, user: RequestAuth | nul
 export type AfterEmailVerified = (q: Queryable, userId: string, now: Date) => Promise<boolean>;
 
 /**
- * Applies an email verification link (seed 002 section 8, Email verification). `afterVerified` runs in the same
- * transaction; its answer is returned as `demo` with the user's id.
+ * Applies an email verification link (seed 002 section 8, Email verification), in the route's transaction.
+ * `afterVerified` runs in the same transaction; its answer is returned as `demo` with the user's id.
  */
 export async function verifyEmail(
-  db: Database,
+  q: Queryable,
   input: { mode: string; oobCode: string },
-  now = new Date(),
+  now: Date,
   afterVerified?: AfterEmailVerified,
 ): Promise<{ userId: string; demo: boolean }> {
   if (input.mode !== 'verifyEmail' || !input.oobCode) throw new AppError('VERIFY_LINK_INVALID');
-  return runTransaction(db, {}, async (q) => {
-    const token = await findToken(q, input.oobCode, 'verify_email', now, true);
-    await repo.markTokenUsed(q, token.id, now);
-    await repo.markEmailVerified(q, token.userId, now);
-    const demo = afterVerified ? await afterVerified(q, token.userId, now) : false;
-    return { userId: token.userId, demo };
-  });
+  const token = await findToken(q, input.oobCode, 'verify_email', now, true);
+  await repo.markTokenUsed(q, token.id, now);
+  await repo.markEmailVerified(q, token.userId, now);
+  const demo = afterVerified ? await afterVerified(q, token.userId, now) : false;
+  return { userId: token.userId, demo };
 }
 
 /** How long a passwordless sign-in link works. */
@@ -377,55 +366,47 @@ export async function queueVerificationEmail(
 }
 
 /**
- * Completes a passwordless sign-in link: the link must be unused and unexpired, and `email` must be the address it
- * was sent to (else 'Failed to sign in. Please try requesting a new link.'). The link is used up, the address counts
- * as verified (the link proved the mailbox), `afterVerified` runs in that transaction, and a session opens.
+ * Uses up a passwordless sign-in link: it must be unused and unexpired, and `email` must be the address it was sent
+ * to (else 'Failed to sign in. Please try requesting a new link.'). The address counts as verified (the link proved
+ * the mailbox) and `afterVerified` runs in the same transaction. Answers the user, for whom a session then opens
+ * (auth.flows.ts signInWithEmailLink).
  */
-export async function signInWithEmailLink(
-  deps: AuthDeps,
-  input: { email: string; oobCode: string },
-  client: Client,
-  now = new Date(),
-  afterVerified?: AfterEmailVerified,
-): Promise<NewSession> {
+export async function useSignInLink(q: Queryable, input: { email: string; oobCode: string }, now: Date, afterVerified?: AfterEmailVerified): Promise<string> {
   const email = input.email.trim().toLowerCase();
-  const userId = await runTransaction(deps.db, {}, async (q) => {
-    const token = await repo.findTokenRow(q, hashSecret(input.oobCode), 'magic_link', { forUpdate: true });
-    if (!token || token.usedAt || new Date(token.expiresAt) <= now) throw new AppError('DEMO_SIGN_IN_FAILED');
-    const user = await repo.findUserById(q, token.userId);
-    if (!user || user.email !== email || !user.isActive || user.isDisabled) throw new AppError('DEMO_SIGN_IN_FAILED');
-    await repo.markTokenUsed(q, token.id, now);
-    if (!user.emailVerifiedAt) await repo.markEmailVerified(q, user.id, now);
-    if (afterVerified) await afterVerified(q, user.id, now);
-    return user.id;
-  });
-  return openSession(deps, userId, client, now);
+  const token = await repo.findTokenRow(q, hashSecret(input.oobCode), 'magic_link', { forUpdate: true });
+  if (!token || token.usedAt || new Date(token.expiresAt) <= now) throw new AppError('DEMO_SIGN_IN_FAILED');
+  const user = await repo.findUserById(q, token.userId);
+  if (!user || user.email !== email || !user.isActive || user.isDisabled) throw new AppError('DEMO_SIGN_IN_FAILED');
+  await repo.markTokenUsed(q, token.id, now);
+  if (!user.emailVerifiedAt) await repo.markEmailVerified(q, user.id, now);
+  if (afterVerified) await afterVerified(q, user.id, now);
+  return user.id;
 }
 
-/** Sends a password reset link (seed 002 section 8, Password reset); at most RESET_MAX_PER_WINDOW per window. */
-export async function requestPasswordReset(deps: AuthDeps, rawEmail: string, now = new Date()): Promise<void> {
+/**
+ * Queues a password reset link (seed 002 section 8, Password reset) in the route's transaction; at most
+ * RESET_MAX_PER_WINDOW per window.
+ */
+export async function requestPasswordReset(q: Queryable, deps: Pick<AuthDeps, 'config' | 'mailer'>, rawEmail: string, now: Date): Promise<void> {
   const email = rawEmail.trim().toLowerCase();
   assertEmail(email, 'RESET_EMAIL_REQUIRED');
-  await runTransaction(deps.db, {}, async (q) => {
-    const user = await repo.findUserByEmail(q, email);
-    if (!user) throw new AppError('RESET_NO_ACCOUNT');
-    const recent = await repo.countTokensSince(q, user.id, 'reset_password', minutesBefore(now, RESET_WINDOW_MINUTES));
-    if (recent >= RESET_MAX_PER_WINDOW) throw new AppError('RESET_TOO_MANY');
-    const secret = await issueToken(q, user.id, 'reset_password', minutesAfter(now, RESET_PASSWORD_MINUTES));
-    const link = `${deps.config.publicUrl}/reset-password?token=${encodeURIComponent(secret)}`;
-    await deps.mailer.enqueue(
-      q,
-      linkEmail(
-        user.email,
-        'Reset your PharmaPoint password',
-        `Hello ${user.name},`,
-        [`Someone asked to reset the password of your PharmaPoint account. The link works once, for ${RESET_PASSWORD_MINUTES} minutes.`],
-        link,
-        'Choose a new password',
-      ),
-    );
-  });
-  void deps.mailer.flush().catch(() => undefined);
+  const user = await repo.findUserByEmail(q, email);
+  if (!user) throw new AppError('RESET_NO_ACCOUNT');
+  const recent = await repo.countTokensSince(q, user.id, 'reset_password', minutesBefore(now, RESET_WINDOW_MINUTES));
+  if (recent >= RESET_MAX_PER_WINDOW) throw new AppError('RESET_TOO_MANY');
+  const secret = await issueToken(q, user.id, 'reset_password', minutesAfter(now, RESET_PASSWORD_MINUTES));
+  const link = `${deps.config.publicUrl}/reset-password?token=${encodeURIComponent(secret)}`;
+  await deps.mailer.enqueue(
+    q,
+    linkEmail(
+      user.email,
+      'Reset your PharmaPoint password',
+      `Hello ${user.name},`,
+      [`Someone asked to reset the password of your PharmaPoint account. The link works once, for ${RESET_PASSWORD_MINUTES} minutes.`],
+      link,
+      'Choose a new password',
+    ),
+  );
 }
 
 /** Checks a new password and its confirmation (seed 002 password rules). */
@@ -435,18 +416,15 @@ export function assertNewPassword(password: string, confirmPassword: string): vo
 }
 
 /**
- * Sets a new password from a reset link: the link is used up, the account unlocked, the email counts as verified
+ * Sets a new password from a reset link, in the route's transaction (the password was checked with
+ * assertNewPassword and hashed before it): the link is used up, the account unlocked, the email counts as verified
  * (the link proved the mailbox) and every session of the user is signed out.
  */
-export async function resetPassword(db: Database, input: { token: string; password: string; confirmPassword: string }, now = new Date()): Promise<void> {
-  assertNewPassword(input.password, input.confirmPassword);
-  const passwordHash = await hashPassword(input.password);
-  await runTransaction(db, {}, async (q) => {
-    const token = await findToken(q, input.token, 'reset_password', now, true);
-    await repo.markTokenUsed(q, token.id, now);
-    await repo.setPasswordAfterReset(q, token.userId, passwordHash, now);
-    await repo.revokeAllSessions(q, token.userId, now);
-  });
+export async function resetPassword(q: Queryable, secret: string, passwordHash: string, now: Date): Promise<void> {
+  const token = await findToken(q, secret, 'reset_password', now, true);
+  await repo.markTokenUsed(q, token.id, now);
+  await repo.setPasswordAfterReset(q, token.userId, passwordHash, now);
+  await repo.revokeAllSessions(q, token.userId, now);
 }
 
 export interface InviteDetails {
@@ -457,65 +435,41 @@ export interface InviteDetails {
   hasAccount: boolean;
 }
 
-/** The open invitation behind a link (the link names the pharmacy); a used, answered or cancelled one is the link message. */
-async function openInvitation(db: Database, secret: string, now: Date): Promise<{ token: repo.OneTimeToken & { pharmacyId: string }; invitation: repo.Invitation }> {
-  const token = await runTransaction(db, {}, (q) => findToken(q, secret, 'invite', now));
+/** An invitation link's token (the link names the pharmacy); a used or unknown one is the link message. */
+export async function inviteToken(q: Queryable, secret: string, now: Date): Promise<repo.OneTimeToken & { pharmacyId: string }> {
+  const token = await findToken(q, secret, 'invite', now);
   const pharmacyId = token.pharmacyId;
   if (!pharmacyId) throw new AppError('VERIFY_LINK_USED');
-  const invitation = await runTransaction(db, { userId: token.userId }, (q) => repo.invitationOf(q, token.userId, pharmacyId));
+  return { ...token, pharmacyId };
+}
+
+/** The invitation behind a link's token, read as the invited user; an answered or cancelled one is the link message. */
+export async function openInvitationOf(q: Queryable, token: { userId: string; pharmacyId: string }): Promise<repo.Invitation> {
+  const invitation = await repo.invitationOf(q, token.userId, token.pharmacyId);
   if (!invitation?.open) throw new AppError('VERIFY_LINK_USED');
-  return { token: { ...token, pharmacyId }, invitation };
+  return invitation;
 }
 
 /**
- * Who an invitation link is for, told to the holder of the link only: the email, the name, the pharmacy, and
- * whether the person already has an account (then they sign in as that email and accept in their own session).
+ * Accepts an invitation from its link for a person without an account, as that person (the password was checked
+ * and hashed before): sets their name (if given) and password, verifies the email (the link proved the mailbox),
+ * accepts the membership and uses up the link. Answers who joined where; a session then opens there.
  */
-export async function inviteDetails(db: Database, secret: string, now = new Date()): Promise<InviteDetails> {
-  const { token, invitation } = await openInvitation(db, secret, now);
-  return { email: invitation.email, name: invitation.name, pharmacyName: invitation.pharmacyName, pharmacyId: token.pharmacyId, hasAccount: invitation.hasAccount };
-}
-
-/**
- * Accepts an invitation from its link, for a person without an account: sets their name (if given) and password,
- * verifies the email (the link proved the mailbox), accepts the membership, uses up the link and signs them in
- * there. A person who already has an account is told to sign in and accept in their own session: a link alone
- * never joins an existing account to a pharmacy.
- */
-export async function acceptInvite(
-  deps: AuthDeps,
-  input: { token: string; name?: string; password: string; confirmPassword: string },
-  client: Client,
-  now = new Date(),
-): Promise<NewSession> {
-  const { token: link, invitation } = await openInvitation(deps.db, input.token, now);
-  if (invitation.hasAccount) {
-    throw new AppError('CONFLICT', { message: `You already have a PharmaPoint account. Sign in as ${invitation.email} to accept this invitation.` });
-  }
-  assertNewPassword(input.password, input.confirmPassword);
-  const passwordHash = await hashPassword(input.password);
-  const accepted = await runTransaction(deps.db, { userId: link.userId }, async (q) => {
-    const token = await findToken(q, input.token, 'invite', now, true);
-    if (!token.pharmacyId || token.userId !== link.userId) throw new AppError('VERIFY_LINK_USED');
-    const user = await repo.findUserById(q, token.userId);
-    if (!user || user.hasPassword || user.googleSubject) throw new AppError('VERIFY_LINK_USED');
-    await repo.markTokenUsed(q, token.id, now);
-    await repo.setPasswordFromInvite(q, token.userId, passwordHash, input.name ?? null, now);
-    await acceptInvitation(q, { userId: token.userId }, token.pharmacyId, now);
-    return { userId: token.userId, pharmacyId: token.pharmacyId };
-  });
-  const session = await openSession(deps, accepted.userId, client, now);
-  // The person starts in the pharmacy they just joined (they may have been invited by others too).
-  if (session.auth.pharmacyId !== accepted.pharmacyId) {
-    await runTransaction(deps.db, { userId: accepted.userId }, (q) =>
-      switchPharmacy(q, { userId: accepted.userId, tokenHash: session.auth.tokenHash, pharmacyId: session.auth.pharmacyId }, accepted.pharmacyId),
-    );
-    const auth = await loadSession(deps.db, session.token, deps.config);
-    if (!auth) throw new AppError('LOGIN_FAILED');
-    const me = await runTransaction(deps.db, { pharmacyId: auth.pharmacyId, userId: auth.userId }, (q) => buildMe(q, deps.config, auth));
-    return { ...session, auth, me };
-  }
-  return session;
+export async function acceptInviteWith(
+  q: Queryable,
+  input: { token: string; name?: string },
+  linkUserId: string,
+  passwordHash: string,
+  now: Date,
+): Promise<{ userId: string; pharmacyId: string }> {
+  const token = await findToken(q, input.token, 'invite', now, true);
+  if (!token.pharmacyId || token.userId !== linkUserId) throw new AppError('VERIFY_LINK_USED');
+  const user = await repo.findUserById(q, token.userId);
+  if (!user || user.hasPassword || user.googleSubject) throw new AppError('VERIFY_LINK_USED');
+  await repo.markTokenUsed(q, token.id, now);
+  await repo.setPasswordFromInvite(q, token.userId, passwordHash, input.name ?? null, now);
+  await acceptInvitation(q, { userId: token.userId }, token.pharmacyId, now);
+  return { userId: token.userId, pharmacyId: token.pharmacyId };
 }
 
 /** PATCH /api/me: the person changes their own name (a pharmacy cannot, decision 0015). */
@@ -530,21 +484,19 @@ export type GoogleRefusal = 'account_not_found' | 'other_method' | 'google_faile
  * The PharmaPoint user of verified Google claims: one already linked to that Google subject, or an invited user
  * with no password yet (linked now, their invitation used up). Anything else is a refusal the login page explains.
  */
-export async function googleUser(db: Database, claims: { sub?: string; email?: string; email_verified?: boolean }, now = new Date()): Promise<{ userId: string } | { refusal: GoogleRefusal }> {
+export async function googleUser(q: Queryable, claims: { sub?: string; email?: string; email_verified?: boolean }, now: Date): Promise<{ userId: string } | { refusal: GoogleRefusal }> {
   const subject = claims.sub;
   const email = claims.email?.toLowerCase();
   if (!subject) return { refusal: 'google_failed' };
-  return runTransaction(db, {}, async (q) => {
-    const linked = await repo.findUserByGoogleSubject(q, subject);
-    if (linked) return !linked.isActive || linked.isDisabled ? { refusal: 'google_failed' as const } : { userId: linked.id };
-    if (!email || claims.email_verified !== true) return { refusal: 'account_not_found' as const };
-    const user = await repo.findUserByEmail(q, email, { forUpdate: true });
-    if (!user) return { refusal: 'account_not_found' as const };
-    if (user.hasPassword || user.googleSubject) return { refusal: 'other_method' as const };
-    if (!user.isActive || user.isDisabled) return { refusal: 'google_failed' as const };
-    // An invited person who has not chosen a password yet: their Google account becomes their sign-in. Their
-    // invitations still wait for their answer in their own session (decision 0015).
-    await repo.linkGoogleSubject(q, user.id, subject, now);
-    return { userId: user.id };
-  });
+  const linked = await repo.findUserByGoogleSubject(q, subject);
+  if (linked) return !linked.isActive || linked.isDisabled ? { refusal: 'google_failed' } : { userId: linked.id };
+  if (!email || claims.email_verified !== true) return { refusal: 'account_not_found' };
+  const user = await repo.findUserByEmail(q, email, { forUpdate: true });
+  if (!user) return { refusal: 'account_not_found' };
+  if (user.hasPassword || user.googleSubject) return { refusal: 'other_method' };
+  if (!user.isActive || user.isDisabled) return { refusal: 'google_failed' };
+  // An invited person who has not chosen a password yet: their Google account becomes their sign-in. Their
+  // invitations still wait for their answer in their own session (decision 0015).
+  await repo.linkGoogleSubject(q, user.id, subject, now);
+  return { userId: user.id };
 }

@@ -4,7 +4,9 @@ import { googleCallbackQuerySchema, googleStartQuerySchema, redirectResponseSche
 import type { App, AppDeps } from '../../platform/module.ts';
 import { setSessionCookie } from '../../platform/auth-plugin.ts';
 import { newSecret } from '../../platform/tokens.ts';
-import { googleUser, openSession } from './auth.service.ts';
+import { routeSteps } from '../../platform/transaction.ts';
+import { openSession } from './auth.flows.ts';
+import { googleUser } from './auth.service.ts';
 
 const STATE_COOKIE = 'pp_oidc';
 const STATE_MINUTES = 10;
@@ -38,7 +40,7 @@ function safeReturnPath(value: string | undefined): string {
  * 'Account not found. Please register first.' (seed 000 section 8).
  */
 export async function registerGoogle(app: App, deps: AppDeps): Promise<void> {
-  const { db, config } = deps;
+  const { config } = deps;
   const redirect = { 302: redirectResponseSchema };
   const r = app.withTypeProvider<ZodTypeProvider>();
   let discovery: Promise<Discovery> | null = null;
@@ -120,10 +122,10 @@ export async function registerGoogle(app: App, deps: AppDeps): Promise<void> {
         }
         if (!request.query.code || !request.query.state || request.query.state !== saved.state) throw new GoogleSignInError('google_failed');
         const claims = await exchange(request.query.code, saved.nonce);
-        const found = await googleUser(db, claims);
+        const found = await app.inPlatform(request, reply, (q, ctx) => googleUser(q, claims, ctx.now));
         if ('refusal' in found) throw new GoogleSignInError(found.refusal);
         const userId = found.userId;
-        const session = await openSession(deps, userId, { ip: request.ip, userAgent: request.headers['user-agent'] });
+        const session = await openSession(routeSteps(app, request, reply), deps, userId, { ip: request.ip, userAgent: request.headers['user-agent'] });
         setSessionCookie(reply, config, session.token, session.expires);
         // Someone who works in no pharmacy yet, or in several and has not chosen, chooses first (decision 0015).
         if (!session.auth.pharmacyId && !session.auth.isPlatformOperator) return reply.redirect('/choose-pharmacy');

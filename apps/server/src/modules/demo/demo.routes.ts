@@ -12,13 +12,16 @@ import { emptyRequestSchema, signedInResponseSchema } from '@pharmapoint/domain/
 import type { ModuleRegistrar } from '../../platform/module.ts';
 import { setSessionCookie } from '../../platform/auth-plugin.ts';
 import type { Client } from '../auth/auth.service.ts';
+import { signInWithEmailLink } from '../auth/auth.flows.ts';
+import { routeSteps } from '../../platform/transaction.ts';
 import {
-  completeDemoSignIn,
+  completeDemoVerification,
   DEMO_PHARMACY_ID,
   demoAccess,
   enterDemo,
   readDemoEmail,
   readDemoRegistration,
+  readDemoSignIn,
   registerDemo,
   sendDemoSignInLink,
   throttleDemoRequest,
@@ -89,7 +92,9 @@ export const registerDemoModule: ModuleRegistrar = (app, deps) => {
       schema: { tags, summary: 'Complete an emailed sign-in link with the address it was sent to', body: demoSignInRequestSchema, response: { 200: signedInResponseSchema } },
     },
     async (request, reply) => {
-      const session = await completeDemoSignIn(deps, request.body, client(request));
+      // The emailed link completed (the demo record verified in that transaction), then a session opened: the auth
+      // flow's transactions one after the other.
+      const session = await signInWithEmailLink(routeSteps(app, request, reply), deps, readDemoSignIn(request.body), client(request), new Date(), completeDemoVerification);
       setSessionCookie(reply, config, session.token, session.expires);
       return { ...session.me, message: 'Welcome to the PharmaPoint demo!' };
     },

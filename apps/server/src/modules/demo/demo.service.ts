@@ -17,7 +17,7 @@ import type { RequestAuth } from '../../platform/access.ts';
 import type { PlatformContext } from '../../platform/transaction.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Mailer } from '../../platform/mailer.ts';
-import { queueSignInLink, queueVerificationEmail, signInWithEmailLink, type Client, type NewSession } from '../auth/auth.service.ts';
+import { queueSignInLink, queueVerificationEmail } from '../auth/auth.service.ts';
 import * as repo from './demo.repository.ts';
 
 /**
@@ -123,11 +123,11 @@ export async function sendDemoSignInLink(q: Queryable, ctx: PlatformContext, dep
   return { email, message: `A sign-in link has been sent to ${email}` };
 }
 
-/** POST /api/demo/sign-in: completes the emailed link with the address it was sent to; the demo record is verified. */
-export async function completeDemoSignIn(deps: DemoDeps, input: { email: string; oobCode: string; mode?: string }, client: Client, now = new Date()): Promise<NewSession> {
+/** POST /api/demo/sign-in: the form is checked before anything is read (the route then completes the link). */
+export function readDemoSignIn(input: { email: string; oobCode: string; mode?: string }): { email: string; oobCode: string } {
   if (!normaliseDemoEmail(input.email)) throw new AppError('DEMO_EMAIL_REQUIRED');
   if ((input.mode !== undefined && input.mode !== 'signIn') || !input.oobCode) throw new AppError('DEMO_SIGN_IN_FAILED');
-  return signInWithEmailLink(deps, input, client, now, completeDemoVerification);
+  return { email: input.email, oobCode: input.oobCode };
 }
 
 /**
