@@ -26,7 +26,7 @@ import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { enqueueJob } from '../../platform/jobs.ts';
 import { audit } from '../audit/audit.service.ts';
-import { priceCart, refuse } from '../sales/cart-pricing.service.ts';
+import { priceCart, refuse, saleCheckLines } from '../sales/cart-pricing.service.ts';
 import { completeSale, isSaleRecorded } from '../sales/sales.service.ts';
 import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts';
 import { resolveBranch } from '../stock/stock.service.ts';
@@ -146,19 +146,10 @@ export async function startTillPayment(q: Queryable, ctx: RequestContext, config
   if (amountProblem) throw new AppError('VALIDATION_FAILED', { message: amountProblem, details: { totalCents: cart.totalCents } });
   const method = canonicalPaymentMethod(tillPaymentMethods(settings.paymentMethods), TILL_MPESA_METHOD) ?? TILL_MPESA_METHOD;
   // The same ordered checks as completing the sale (decision 0069), so the cashier sees the same first problem.
+  const onHand = new Map(priced.map((p) => [p.product.id, p.product.quantity ?? 0]));
   const outcome = checkSaleCompletion({
-    lines: priced.map((p) => ({
-      productId: p.product.id,
-      productName: p.product.name,
-      quantity: p.line.quantity,
-      // A resumed sale's pieces are reserved: completing it checks them (decision 0028).
-      available: sale.suspendedSaleId ? Number.MAX_SAFE_INTEGER : (p.product.quantity ?? 0),
-      unitPriceCents: p.unitPrice,
-      isDda: p.product.is_dda,
-      prescription: p.line.prescription,
-      needsRefill: p.line.needsRefill,
-      lowMargin: p.lowMarginOverride,
-    })),
+    // A resumed sale's pieces are reserved: completing it checks them (decision 0028).
+    lines: saleCheckLines(priced, (productId) => (sale.suspendedSaleId ? Number.MAX_SAFE_INTEGER : (onHand.get(productId) ?? 0))),
     clientId: sale.clientId ?? null,
     subtotalCents: cart.subtotalCents,
     discountCents: cart.discountCents,

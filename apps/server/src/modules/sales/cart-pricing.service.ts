@@ -1,7 +1,7 @@
 import { DEFAULT_MIN_MARGIN_PERCENT } from '@pharmapoint/domain/margins';
 import { canGiveDiscounts } from '@pharmapoint/domain/permissions';
 import { isOfferedInBranch } from '@pharmapoint/domain/products';
-import { priceSaleLine, saleCheckRules, settingsMoney, type SaleCheckRules } from '@pharmapoint/domain/sale-checks';
+import { priceSaleLine, saleCheckRules, settingsMoney, type SaleCheckLine, type SaleCheckRules } from '@pharmapoint/domain/sale-checks';
 import {
   computeCart,
   discountPercentOf,
@@ -50,6 +50,27 @@ export interface PricedLine<L extends CartLineRequest> {
   lowMarginOverride: boolean;
   /** The line's minimum allowed price per unit of its mode. */
   minimumAllowedCents: number;
+}
+
+/**
+ * The priced lines as the ordered sale checks take them (sale-checks.ts, decision 0069), for completing, suspending
+ * and the M-Pesa request alike; `available` answers a product's sellable pieces for this sale.
+ */
+export function saleCheckLines<L extends CartLineRequest & Pick<SaleCheckLine, 'prescription' | 'needsRefill'>>(
+  priced: readonly PricedLine<L>[],
+  available: (productId: string) => number,
+): SaleCheckLine[] {
+  return priced.map((p) => ({
+    productId: p.product.id,
+    productName: p.product.name,
+    quantity: p.line.quantity,
+    available: available(p.product.id),
+    unitPriceCents: p.unitPrice,
+    isDda: p.product.is_dda,
+    prescription: p.line.prescription,
+    needsRefill: p.line.needsRefill,
+    lowMargin: p.lowMarginOverride,
+  }));
 }
 
 export interface PriceCartInput<L extends CartLineRequest> {

@@ -24,7 +24,7 @@ import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts'
 import { applyStockChanges, lockStockRows, resolveBranch, restampReason, sellableStock, type StockChange, type StockChangeResult } from '../stock/stock.service.ts';
 import { completeSuspendedSale, takeSuspendedSale, type HeldReservation } from '../suspended-sales/suspended-sales.service.ts';
 import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
-import { priceCart, refuse, type CartProductRow } from './cart-pricing.service.ts';
+import { priceCart, refuse, saleCheckLines, type CartProductRow } from './cart-pricing.service.ts';
 import {
   findLastPrescription,
   findSale,
@@ -103,17 +103,7 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   // Every check of seed 001 section 5 in the one order the till uses too (sale-checks.ts, decision 0069).
   const available = (productId: string) => (sellable.get(productId) ?? 0) + reservedPieces(held, productId, today);
   const outcome = checkSaleCompletion({
-    lines: priced.map((p) => ({
-      productId: p.product.id,
-      productName: p.product.name,
-      quantity: p.line.quantity,
-      available: available(p.product.id),
-      unitPriceCents: p.unitPrice,
-      isDda: p.product.is_dda,
-      prescription: p.line.prescription,
-      needsRefill: p.line.needsRefill,
-      lowMargin: p.lowMarginOverride,
-    })),
+    lines: saleCheckLines(priced, available),
     clientId: client?.id ?? null,
     subtotalCents: cart.subtotalCents,
     discountCents: cart.discountCents,

@@ -18,7 +18,7 @@ import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import { findCustomer } from '../contacts/contacts.service.ts';
-import { priceCart, refuse, toDiscount } from '../sales/cart-pricing.service.ts';
+import { priceCart, refuse, saleCheckLines, toDiscount } from '../sales/cart-pricing.service.ts';
 import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts';
 import { applyStockChanges, lockStockRows, resolveBranch, sellableStock, type StockChange } from '../stock/stock.service.ts';
 import {
@@ -89,17 +89,7 @@ export async function suspendSale(q: Queryable, ctx: RequestContext, input: Susp
   // Every check of seed 001 section 5 in the one order the till uses too (sale-checks.ts, decision 0069), the
   // reservation's own input check last.
   const problem = firstSuspensionProblem({
-    lines: priced.map((p) => ({
-      productId: p.product.id,
-      productName: p.product.name,
-      quantity: p.line.quantity,
-      available: sellable.get(p.product.id) ?? 0,
-      unitPriceCents: p.unitPrice,
-      isDda: p.product.is_dda,
-      prescription: p.line.prescription,
-      needsRefill: p.line.needsRefill,
-      lowMargin: p.lowMarginOverride,
-    })),
+    lines: saleCheckLines(priced, (productId) => sellable.get(productId) ?? 0),
     clientId: client?.id ?? null,
     subtotalCents: cart.subtotalCents,
     discountCents: cart.discountCents,
