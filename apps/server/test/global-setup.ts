@@ -119,7 +119,20 @@ async function teardown(dir: string, url: string | undefined, template: string):
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
-    const { rows } = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE left(datname, length($1)) = $1`, [prefix]);
+    // A clone made ahead may still be under way when the last worker ends: wait for it (a few seconds at most).
+    for (let waited = 0; waited < 10_000; waited += 200) {
+      const { rows: creating } = await admin.query(`SELECT 1 FROM pg_stat_activity WHERE query LIKE 'CREATE DATABASE ' || $1 || '%' AND state = 'active'`, [prefix]);
+      if (creating.length === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    // This run's test databases, and those of earlier runs whose template is gone (a run that was killed).
+    const { rows } = await admin.query<{ datname: string }>(
+      `SELECT datname FROM pg_database d
+        WHERE left(datname, length($1)) = $1
+           OR (datname ~ '^pp_test_[0-9a-z]+_[0-9a-f]+_[0-9a-f]+$'
+               AND NOT EXISTS (SELECT 1 FROM pg_database t WHERE t.datname = 'pp_template_' || substring(d.datname FROM '^pp_test_([0-9a-z]+_[0-9a-f]+)_')))`,
+      [prefix],
+    );
     const names = rows.map((row) => row.datname);
     await Promise.all(
       Array.from({ length: Math.min(4, names.length) }, async () => {
