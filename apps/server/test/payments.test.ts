@@ -5,6 +5,7 @@ import { K2_CALLBACK_PATH } from '../src/modules/payments/k2-config.ts';
 import { clearTokenCache } from '../src/modules/payments/k2.client.ts';
 import { resetKopokopoHealth, setReconcileTiming } from '../src/modules/payments/payments.service.ts';
 import { createTestApp, type TestApp } from './app.ts';
+import { until } from './platform-helpers.ts';
 import { testDatabaseKinds } from './database.ts';
 import { createPharmacyWithStaff, FIXTURE_PASSWORD } from './fixtures.ts';
 
@@ -13,16 +14,6 @@ import { createPharmacyWithStaff, FIXTURE_PASSWORD } from './fixtures.ts';
  * listens on a port, its job runner sends the STK push to the simulator, the simulator posts its signed callback
  * back to the server, and status queries reconcile a callback that never came.
  */
-
-async function until<T>(what: string, check: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 let counter = 0;
 function registration(overrides: Record<string, unknown> = {}) {

@@ -81,3 +81,17 @@ export async function usageCountersAndRows(
   );
   return { counters: counters ?? { products: -1, users: -1, branches: -1 }, rows: rows! };
 }
+
+/**
+ * Polls `check` every 50 ms until it answers something truthy (its answer is returned), or fails after timeoutMs
+ * naming what it waited for: for work the job runner or a simulator does in the background.
+ */
+export async function until<T>(what: string, check: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

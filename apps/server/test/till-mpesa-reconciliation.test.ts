@@ -5,6 +5,7 @@ import { tillMpesaListResponseSchema, tillMpesaResponseSchema, type TillMpesaReq
 import { startK2Simulator, type K2Simulator, type SimulatedPrompt } from '../src/dev/k2-simulator.ts';
 import { K2_CALLBACK_PATH } from '../src/modules/payments/k2-config.ts';
 import { createTestApp, type TestApp } from './app.ts';
+import { until } from './platform-helpers.ts';
 import { testDatabaseKinds } from './database.ts';
 import type { TestClient } from './http.ts';
 import type { StockPharmacy } from './import-helpers.ts';
@@ -17,16 +18,6 @@ import { clientsOf, daysFromToday, stockTestPharmacy } from './stock-helpers.ts'
  * sale (once, audited, the sale unchanged), the permission, the tenant boundary and the same Idempotency-Key sent
  * five times at once.
  */
-
-async function until<T>(what: string, check: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe.each(testDatabaseKinds())('M-Pesa reconciliation on %s', (kind) => {
   let t: TestApp;

@@ -7,6 +7,7 @@ import { K2_CALLBACK_PATH, TILL_CALLBACK_PREFIX } from '../src/modules/payments/
 import { clearTokenCache } from '../src/modules/payments/k2.client.ts';
 import { setReconcileTiming } from '../src/modules/payments/payments.service.ts';
 import { createTestApp, type TestApp } from './app.ts';
+import { until } from './platform-helpers.ts';
 import { testDatabaseKinds } from './database.ts';
 import type { TestClient } from './http.ts';
 import type { StockPharmacy } from './import-helpers.ts';
@@ -18,16 +19,6 @@ import { clientsOf, daysFromToday, stockTestPharmacy } from './stock-helpers.ts'
  * API key completing the sale once with the receipt as reference, forged callbacks refused, declines, the sale paid
  * another way meanwhile kept for reconciliation, and a lost callback found by the status query.
  */
-
-async function until<T>(what: string, check: () => Promise<T | undefined | null | false> | T | undefined | null | false, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe.each(testDatabaseKinds())('M-Pesa at the till on %s', (kind) => {
   let t: TestApp;

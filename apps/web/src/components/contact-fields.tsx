@@ -23,10 +23,9 @@ export interface ContactFieldLabels {
   notes: string;
 }
 
-export interface ContactFieldsProps<T extends ContactFieldValues> {
-  // The form's resolver turns its values into the request body: any output type.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  form: Pick<UseFormReturn<T, any, any>, 'register' | 'control' | 'formState'>;
+/** The form's context (C) and the values its resolver hands on (O, the request body) are the caller's own. */
+export interface ContactFieldsProps<T extends ContactFieldValues, C, O extends FieldValues> {
+  form: Pick<UseFormReturn<T, C, O>, 'register' | 'control' | 'formState'>;
   /** The caller's words (each screen has its own: 'Client name' at the till, 'Name' on the contacts screen). */
   labels: ContactFieldLabels;
   /** Location and address required (a client buying DDA products, seed 001 section 5). */
@@ -39,7 +38,7 @@ export interface ContactFieldsProps<T extends ContactFieldValues> {
  * Name, phone (with the number it will be saved as: a 10-digit 0... number becomes 254...), email, location, address
  * and notes, on the caller's react-hook-form (its zod schema from the domain decides what is required and valid).
  */
-export function ContactFields<T extends ContactFieldValues>({ form, labels, locationRequired = false, afterEmail }: ContactFieldsProps<T>) {
+export function ContactFields<T extends ContactFieldValues, C, O extends FieldValues>({ form, labels, locationRequired = false, afterEmail }: ContactFieldsProps<T, C, O>) {
   const { register, control, formState } = form;
   const errors = formState.errors as FieldErrors<ContactFieldValues>;
   const field = (name: ContactFieldName) => register(name as Path<T>);
