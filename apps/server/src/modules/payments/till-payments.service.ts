@@ -138,9 +138,6 @@ export async function startTillPayment(q: Queryable, ctx: RequestContext, config
     notFound: (productId, index) => {
       throw new AppError('NOT_FOUND', { details: { productId, line: index + 1 } });
     },
-    refuseLowMargin: true,
-    // The margin and discount rules are judged below with the ordered checks completing uses (decision 0069).
-    rules: 'caller',
   });
   const amountProblem = tillMpesaAmountProblem(cart.totalCents);
   if (amountProblem) throw new AppError('VALIDATION_FAILED', { message: amountProblem, details: { totalCents: cart.totalCents } });

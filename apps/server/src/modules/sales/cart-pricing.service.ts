@@ -4,7 +4,6 @@ import { isOfferedInBranch } from '@pharmapoint/domain/products';
 import { priceSaleLine, saleCheckRules, settingsMoney, type SaleCheckLine, type SaleCheckRules } from '@pharmapoint/domain/sale-checks';
 import {
   computeCart,
-  discountPercentOf,
   isWholePackages,
   SALE_LIMITS,
   type CartFigures,
@@ -83,18 +82,6 @@ export interface PriceCartInput<L extends CartLineRequest> {
   keptPrice?: (productId: string, unitMode: UnitMode) => number | undefined;
   /** The refusal for a line whose product is not in this pharmacy. */
   notFound: (productId: string, index: number) => never;
-  /**
-   * A changed price under the minimum margin is refused here when the settings enforce margins without overrides
-   * (completing a sale); a suspension leaves it to its own check, which has the specification's other setting.
-   * Ignored with `rules: 'caller'`.
-   */
-  refuseLowMargin: boolean;
-  /**
-   * 'here' (the default): the margin and discount rules are refused while pricing. 'caller': pricing refuses only
-   * what the server's data says (unknown, inactive or unpriced product, part packages, a moved price, too large, a
-   * changed total) and the caller judges the rules with the domain's ordered checks (sale-checks.ts, decision 0069).
-   */
-  rules?: 'here' | 'caller';
 }
 
 export interface PricedCart<L extends CartLineRequest> {
@@ -123,14 +110,13 @@ function sellablePrice(product: CartProductRow, branchId: string): number | null
  * Prices a cart from the branch's own prices, as completing and suspending a sale both do (decisions 0023, 0028):
  * the browser's prices and totals are checked, never trusted. Reads the products under the branch rows' locks the
  * caller took; refuses, with the specification's messages, an inactive or unpriced product, part packages, a price
- * changed without pos:price_override, a line or cart too large, and a total other than the one the till showed; and,
- * unless the caller judges them itself (`rules: 'caller'`, the ordered checks of decision 0069), a discount the user
- * may not give or above the maximum and a changed price under the minimum margin.
+ * changed without pos:price_override, a line or cart too large, and a total other than the one the till showed. The
+ * margin and discount rules are the caller's to judge, with the domain's ordered checks and the `rules` answered here
+ * (sale-checks.ts, decision 0069), so the first problem is the one the till shows.
  */
 export async function priceCart<L extends CartLineRequest>(q: Queryable, ctx: RequestContext, settings: Settings, input: PriceCartInput<L>): Promise<PricedCart<L>> {
   const money = settingsMoney(settings);
   const rules = saleCheckRules(settings, { mayDiscount: canGiveDiscounts(ctx.subject), mayExceedMaxDiscount: holds(ctx, 'pos:admin') });
-  const rulesHere = (input.rules ?? 'here') === 'here';
   const products = await findCartProducts(q, ctx.pharmacyId, input.branchId, [...new Set(input.lines.map((l) => l.productId))]);
   const mayOverridePrice = holds(ctx, 'pos:price_override');
   const defaultMargin = settings.defaultMinMargin > 0 ? settings.defaultMinMargin : DEFAULT_MIN_MARGIN_PERCENT;
@@ -163,10 +149,6 @@ export async function priceCart<L extends CartLineRequest>(q: Queryable, ctx: Re
     const { listPriceCents: listPrice, unitPriceCents: unitPrice, overridden, underMinimum: lowMargin, minimumAllowedCents: minimum } = figures;
     // A price other than the branch's: the cashier's till was out of date, or an override that needs its permission.
     if (overridden && !mayOverridePrice) refuse({ code: 'SALE_PRICE_CHANGED', values: { product: product.name, price: money(listPrice) } }, { productId: product.id, listPriceCents: listPrice });
-    // Margins are enforced on prices changed at the till; the branch's own list price is the pharmacy's decision.
-    if (rulesHere && input.refuseLowMargin && figures.lowMargin && settings.enforceMargins && !settings.allowOverrideMargins) {
-      refuse({ code: 'SALE_LOW_MARGIN', values: { product: product.name } }, { productId: product.id, minimumAllowedCents: minimum });
-    }
     if (unitPrice * (line.quantity / (line.unitMode === 'W' ? packageSize : 1)) > SALE_LIMITS.lineCents) refuse({ code: 'SALE_TOO_LARGE' });
     return { line, product, packageSize, listPrice, unitPrice, overridden, lowMargin, lowMarginOverride: figures.lowMargin, minimumAllowedCents: minimum };
   });
@@ -184,12 +166,6 @@ export async function priceCart<L extends CartLineRequest>(q: Queryable, ctx: Re
     { settingsTaxRatePercent: settings.taxRate, currency: settings.currency },
   );
   if (cart.totalCents > SALE_LIMITS.saleCents) refuse({ code: 'SALE_TOO_LARGE' });
-  if (rulesHere && cart.discountCents > 0) {
-    if (!rules.mayDiscount) refuse({ code: 'SALE_DISCOUNT_DENIED' });
-    if (discountPercentOf(cart.subtotalCents, cart.discountCents) > settings.maxDiscount && !rules.mayExceedMaxDiscount) {
-      refuse({ code: 'SALE_DISCOUNT_ABOVE_MAX', values: { max: settings.maxDiscount } });
-    }
-  }
   if (input.expectedTotalCents !== undefined && input.expectedTotalCents !== cart.totalCents) {
     refuse(
       { code: 'SALE_TOTAL_CHANGED', values: { total: money(cart.totalCents) } },

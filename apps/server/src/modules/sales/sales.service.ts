@@ -89,9 +89,6 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
     notFound: (productId, index) => {
       throw new AppError('NOT_FOUND', { details: { productId, line: index + 1 } });
     },
-    refuseLowMargin: true,
-    // The margin and discount rules are judged below, in the order of every other check.
-    rules: 'caller',
   });
 
   const methods = tillPaymentMethods(settings.paymentMethods);

@@ -80,8 +80,6 @@ export async function suspendSale(q: Queryable, ctx: RequestContext, input: Susp
     notFound: (productId) => refuse({ code: 'SUSPEND_PRODUCT_NOT_FOUND', values: { product: productId } }, { productId }),
     // As for a sale (decision 0023) only a price changed at the till counts as Low Margin, judged below with the
     // suspension's own setting (allowSuspendWithLowMargin), as the discount rules are.
-    refuseLowMargin: false,
-    rules: 'caller',
   });
   const method = canonicalPaymentMethod(suspendPaymentMethods(settings.paymentMethods), input.paymentMethod);
   if (!method) refuse({ code: 'SALE_PAYMENT_METHOD_UNKNOWN', values: { method: input.paymentMethod } });
