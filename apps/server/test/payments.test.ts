@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startK2Simulator, type K2Simulator, type SimulatedPrompt } from '../src/dev/k2-simulator.ts';
@@ -309,6 +310,99 @@ describe.each(testDatabaseKinds())('licence purchase by M-Pesa on %s', (kind) =>
     const stranger = t.client('10.9.3.5');
     expect((await stranger.post('/api/auth/login', { email: other.users.owner!.email, password: FIXTURE_PASSWORD })).status).toBe(200);
     expect((await stranger.get(`/api/subscription/payments/${upgradeId}`)).status).toBe(404);
+  });
+
+  const STK_PUSH = '/api/payments/kopokopo/stk-push';
+  const keyed = (key: string) => ({ 'idempotency-key': key });
+
+  async function stkRows(email: string) {
+    const payments = await t.db.owner.query<Record<string, any>>(`SELECT * FROM platform_payments WHERE owner_email = $1 ORDER BY created_at`, [email]);
+    const jobs = await t.db.owner.query<{ id: string }>(`SELECT id FROM jobs WHERE kind = 'k2_stk_push' AND payload->>'paymentId' = ANY($1::text[])`, [payments.map((p) => p.id)]);
+    return { payments, jobs };
+  }
+
+  it('a retry with the same Idempotency-Key answers the first answer: one payment, one queued STK push, even after the payment completed', async () => {
+    const body = registration();
+    const c = t.client('10.9.4.1');
+    const key = randomUUID();
+    const first = await c.request('POST', STK_PUSH, body, keyed(key));
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const again = await c.request('POST', STK_PUSH, body, keyed(key));
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+
+    const { payments, jobs } = await stkRows(body.ownerEmail);
+    expect(payments.map((p) => p.id)).toEqual([first.body.transactionId]);
+    expect(jobs).toHaveLength(1);
+    // Neither the key nor the setup token is stored; the token's hash is, as for an unkeyed purchase.
+    const row = payments[0]!;
+    expect(row.setup_token_hash).toBe(createHash('sha256').update(first.body.setupToken).digest('hex'));
+    expect(JSON.stringify(row)).not.toContain(key);
+    expect(JSON.stringify(row)).not.toContain(first.body.setupToken);
+
+    const prompt = await until('the STK prompt', () => sim.prompts().find((p) => p.metadata.payment_id === first.body.transactionId));
+    await until('the stored location', async () => (await paymentRow(first.body.transactionId))?.k2_location);
+    await sim.decide(prompt.id, 'approve');
+    expect((await c.get(`/api/payments/kopokopo/status/${first.body.transactionId}`)).body.transaction.status).toBe('completed');
+    // The email is registered now, yet the retry is still answered by its key (not PAYMENT_EMAIL_TAKEN), and its
+    // setup token sets the owner's password.
+    const late = await c.request('POST', STK_PUSH, body, keyed(key));
+    expect({ status: late.status, body: late.body, replayed: late.headers['idempotent-replayed'] }).toEqual({ status: 200, body: first.body, replayed: 'true' });
+    expect(sim.prompts().filter((p) => p.metadata.payment_id === first.body.transactionId)).toHaveLength(1);
+    expect((await stkRows(body.ownerEmail)).jobs).toHaveLength(1);
+    const created = await c.post('/api/tenants/create-owner', {
+      transactionId: late.body.transactionId,
+      setupToken: late.body.setupToken,
+      email: body.ownerEmail,
+      password: 'Uzima#2026',
+      confirmPassword: 'Uzima#2026',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+  });
+
+  it('five requests at once with one Idempotency-Key make one payment and one queued STK push, and all answer the same', async () => {
+    const body = registration();
+    const c = t.client('10.9.4.2');
+    await c.get('/api/me'); // the CSRF cookie first, so the five are sent together
+    const key = randomUUID();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => c.request('POST', STK_PUSH, body, keyed(key))));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    for (const answer of answers) expect(answer.body).toEqual(answers[0]!.body);
+    expect(answers.filter((a) => a.headers['idempotent-replayed'] === 'true')).toHaveLength(4);
+    const { payments, jobs } = await stkRows(body.ownerEmail);
+    expect(payments.map((p) => p.id)).toEqual([answers[0]!.body.transactionId]);
+    expect(jobs).toHaveLength(1);
+    await until('the STK prompt', () => sim.prompts().find((p) => p.metadata.payment_id === answers[0]!.body.transactionId));
+    expect(sim.prompts().filter((p) => p.metadata.payment_id === answers[0]!.body.transactionId)).toHaveLength(1);
+  });
+
+  it('the same Idempotency-Key with another body is 422 and changes nothing; a new key is a new payment', async () => {
+    const body = registration();
+    const c = t.client('10.9.4.3');
+    const key = randomUUID();
+    const first = await c.request('POST', STK_PUSH, body, keyed(key));
+    expect(first.status).toBe(200);
+    const other = await c.request('POST', STK_PUSH, { ...body, phoneNumber: '254799000111' }, keyed(key));
+    expect({ status: other.status, code: other.body.error.code, message: other.body.error.message }).toEqual({
+      status: 422,
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      message: 'This Idempotency-Key was already used for a different request.',
+    });
+    expect((await stkRows(body.ownerEmail)).payments).toHaveLength(1);
+    const malformed = await c.request('POST', STK_PUSH, body, keyed('not a key!'));
+    expect({ status: malformed.status, code: malformed.body.error.code }).toEqual({ status: 400, code: 'IDEMPOTENCY_KEY_INVALID' });
+
+    // A new attempt (the first one failed, say) with a new key: a second payment with its own push and token.
+    const second = await c.request('POST', STK_PUSH, body, keyed(randomUUID()));
+    expect(second.status).toBe(200);
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    expect(second.body.transactionId).not.toBe(first.body.transactionId);
+    expect(second.body.setupToken).not.toBe(first.body.setupToken);
+    const { payments, jobs } = await stkRows(body.ownerEmail);
+    expect(payments.map((p) => p.id).sort()).toEqual([first.body.transactionId, second.body.transactionId].sort());
+    expect(jobs).toHaveLength(2);
   });
 
   it('limits email checks per address, in the app’s error format (issue 7)', async () => {

@@ -62,7 +62,11 @@ export const registrationFormSchema = z.object({
 });
 export type RegistrationForm = z.infer<typeof registrationFormSchema>;
 
-/** POST /api/payments/kopokopo/stk-push: section 7's fields, plus the rest of the registration form. */
+/**
+ * POST /api/payments/kopokopo/stk-push: section 7's fields, plus the rest of the registration form. The request also
+ * carries an `Idempotency-Key` header, made once per purchase attempt: a retry with the same key and body answers the
+ * first answer and sends no second STK push (decision 0076).
+ */
 export const stkPushRequestSchema = z.object({
   phoneNumber: z.string().max(30).refine((v) => v.replace(/\D/g, '').length === 12 && isMpesaPhone(v), 'Please enter a valid M-Pesa number'),
   /** Ignored: the amount charged is the server's (decision 0043). Accepted so the section 7 body validates. */

@@ -50,13 +50,31 @@ export interface NewPayment {
   forPharmacyId: string | null;
   requestedBy: string | null;
   at: Date;
+  /** A licence purchase sent with an Idempotency-Key (migration 0035, decision 0076). */
+  keyed?: KeyedStart;
 }
 
-export async function insertPayment(q: Queryable, p: NewPayment): Promise<void> {
-  await q.query(
+/** What a keyed licence purchase keeps of its Idempotency-Key: the key's hash, the request's, the first answer, the token's seed. */
+export interface KeyedStart {
+  keyHash: string;
+  requestHash: string;
+  firstAnswer: unknown;
+  setupTokenSeed: string;
+}
+
+/**
+ * Inserts the payment; false when a payment of this purpose already holds the same Idempotency-Key (nothing is
+ * inserted). A concurrent insert under the same key waits on the unique index until the other transaction ends:
+ * when it commits, this one inserts nothing; when it rolls back, this one inserts.
+ */
+export async function insertPayment(q: Queryable, p: NewPayment): Promise<boolean> {
+  const rows = await q.query(
     `INSERT INTO platform_payments (id, purpose, plan, amount_cents, phone, owner_email, owner_name, pharmacy_name, registration, client_ip,
-                                    setup_token_hash, for_pharmacy_id, requested_by, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
+                                    setup_token_hash, for_pharmacy_id, requested_by, created_at, updated_at,
+                                    idempotency_key_hash, request_hash, first_answer, setup_token_seed)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15, $16, $17, $18)
+     ON CONFLICT (purpose, idempotency_key_hash) WHERE idempotency_key_hash IS NOT NULL DO NOTHING
+     RETURNING id`,
     [
       p.id,
       p.purpose,
@@ -72,17 +90,43 @@ export async function insertPayment(q: Queryable, p: NewPayment): Promise<void> 
       p.forPharmacyId,
       p.requestedBy,
       p.at,
+      p.keyed?.keyHash ?? null,
+      p.keyed?.requestHash ?? null,
+      p.keyed ? JSON.stringify(p.keyed.firstAnswer) : null,
+      p.keyed?.setupTokenSeed ?? null,
     ],
   );
+  return rows.length > 0;
 }
 
-/** STK payments started since `since` from this address, for this phone and for this email (offline ones, 0027, do not count). */
-export async function countRecentPayments(q: Queryable, input: { ip: string; phone: string; email: string; since: Date }): Promise<{ ip: number; phone: number; email: number }> {
+/** The payment a keyed licence purchase made earlier: its id, the request's hash, the first answer and the token's seed. */
+export async function findKeyedPayment(
+  q: Queryable,
+  purpose: PaymentRow['purpose'],
+  keyHash: string,
+): Promise<{ id: string; requestHash: string; firstAnswer: unknown; setupTokenSeed: string } | undefined> {
+  const [row] = await q.query<{ id: string; requestHash: string; firstAnswer: unknown; setupTokenSeed: string }>(
+    `SELECT id, request_hash AS "requestHash", first_answer AS "firstAnswer", setup_token_seed AS "setupTokenSeed"
+       FROM platform_payments WHERE purpose = $1 AND idempotency_key_hash = $2`,
+    [purpose, keyHash],
+  );
+  return row;
+}
+
+/**
+ * STK payments started since `since` from this address, for this phone and for this email (offline ones, 0027, do not
+ * count), leaving out `except` (the payment being started, already inserted in this transaction).
+ */
+export async function countRecentPayments(
+  q: Queryable,
+  input: { ip: string; phone: string; email: string; since: Date; except?: string },
+): Promise<{ ip: number; phone: number; email: number }> {
+  const except = input.except ?? null;
   const [row] = await q.query<{ ip: number; phone: number; email: number }>(
-    `SELECT (SELECT count(*)::int FROM platform_payments WHERE client_ip = $1 AND created_at >= $4) AS ip,
-            (SELECT count(*)::int FROM platform_payments WHERE phone = $2 AND created_at >= $4) AS phone,
-            (SELECT count(*)::int FROM platform_payments WHERE owner_email = $3 AND created_at >= $4 AND method = 'mpesa_stk') AS email`,
-    [input.ip, input.phone, input.email, input.since],
+    `SELECT (SELECT count(*)::int FROM platform_payments WHERE client_ip = $1 AND created_at >= $4 AND id IS DISTINCT FROM $5::uuid) AS ip,
+            (SELECT count(*)::int FROM platform_payments WHERE phone = $2 AND created_at >= $4 AND id IS DISTINCT FROM $5::uuid) AS phone,
+            (SELECT count(*)::int FROM platform_payments WHERE owner_email = $3 AND created_at >= $4 AND method = 'mpesa_stk' AND id IS DISTINCT FROM $5::uuid) AS email`,
+    [input.ip, input.phone, input.email, input.since, except],
   );
   return row ?? { ip: 0, phone: 0, email: 0 };
 }

@@ -21,6 +21,7 @@ import { K2_CALLBACK_PATH } from './k2-config.ts';
 import { readK2Result, verifySignature } from './k2.client.ts';
 import { createPaymentsRunner } from './payments.jobs.ts';
 import { hashPassword } from '../../platform/passwords.ts';
+import { idempotencyKey, requestHash } from '../../platform/transaction.ts';
 import {
   applyK2Result,
   checkEmail,
@@ -51,18 +52,27 @@ export const registerPayments: ModuleRegistrar = (app, deps) => {
     async (request, reply) => app.inPlatform(request, reply, (q) => checkEmail(q, request.body.email)),
   );
 
+  // Idempotent without a pharmacy (decision 0076): the key is not claimed by app.inPlatform (it needs a pharmacy to
+  // claim it in, so key 'none') but kept on the payment row itself, in the same transaction, by the use case.
   r.post(
     '/api/payments/kopokopo/stk-push',
     {
-      config: { access: 'public' },
+      config: { access: 'public', idempotent: true },
       schema: {
         tags,
-        summary: 'Start buying the licence: a pending payment of the server’s price and an M-Pesa STK push to the phone',
+        summary:
+          'Start buying the licence: a pending payment of the server’s price and an M-Pesa STK push to the phone (send an Idempotency-Key per purchase attempt: a retry with it answers the first answer and sends no second push)',
         body: stkPushRequestSchema,
         response: { 200: stkPushResponseSchema },
       },
     },
-    async (request, reply) => app.inPlatform(request, reply, (q, ctx) => startLicencePayment(q, ctx, config, request.body)),
+    async (request, reply) => {
+      const key = idempotencyKey(request);
+      const idempotency = key ? { key, requestHash: requestHash(request) } : null;
+      const started = await app.inPlatform(request, reply, (q, ctx) => startLicencePayment(q, ctx, config, request.body, idempotency), { key: 'none' });
+      if (started.replayed) reply.header('idempotent-replayed', 'true');
+      return started.answer;
+    },
   );
 
   r.get(

@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { normalizeMpesaPhone } from '@pharmapoint/domain/phone';
 import {
   canMovePayment,
@@ -37,6 +37,7 @@ import {
   claimStkPush,
   countRecentPayments,
   emailRegistered,
+  findKeyedPayment,
   findPayment,
   findPaymentByReceipt,
   flagPayment,
@@ -87,26 +88,65 @@ export async function checkEmail(q: Queryable, email: string): Promise<{ availab
   return { available: !(await emailRegistered(q, email.trim().toLowerCase())) };
 }
 
+/** The Idempotency-Key of a licence purchase and the hash of its request (platform/transaction.ts requestHash). */
+export interface PurchaseKey {
+  key: string;
+  requestHash: string;
+}
+
+/** A licence purchase's answer, and whether it is the stored first answer of its Idempotency-Key (a replay). */
+export interface StartedPurchase {
+  answer: StkPushResponse;
+  replayed: boolean;
+}
+
+const STK_SENT_MESSAGE = 'Payment request sent. Check your phone and enter your M-Pesa PIN.';
+
+/**
+ * The setup token of a keyed purchase (decision 0076): derived from the row's random seed and the key the browser
+ * holds, so a replay answers the same token while neither the token nor the key is stored.
+ */
+function keyedSetupToken(seed: string, key: string): string {
+  return createHmac('sha256', seed).update(`licence-setup:${key}`).digest('base64url');
+}
+
+/** The first answer again (the same request under the same key), or 422 for another request under that key. */
+function replayPurchase(earlier: { requestHash: string; firstAnswer: unknown; setupTokenSeed: string }, idempotency: PurchaseKey): StartedPurchase {
+  if (earlier.requestHash !== idempotency.requestHash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
+  const first = earlier.firstAnswer as Omit<StkPushResponse, 'setupToken'>;
+  return { answer: { ...first, setupToken: keyedSetupToken(earlier.setupTokenSeed, idempotency.key) }, replayed: true };
+}
+
 /**
  * POST /api/payments/kopokopo/stk-push: records a pending licence payment of the server's price and queues the STK
  * push (a job, so the K2 call happens only if the route's transaction commits and is retried if K2 is down). Refuses
  * a registered email, a plan other than 'complete', and more starts than the limits allow.
+ *
+ * With an Idempotency-Key (decision 0076) the payment row is the key's record: it is inserted first, under a unique
+ * index on the key's hash, with the request's hash and the answer. A retry of the same request finds it and answers
+ * the first answer (no second payment, no second STK push), even once the payment has completed; a concurrent retry
+ * waits on the index until the first commits, then does the same; another request under that key is 422.
  */
-export async function startLicencePayment(q: Queryable, ctx: PlatformContext, config: Config, input: StkPushRequest): Promise<StkPushResponse> {
+export async function startLicencePayment(
+  q: Queryable,
+  ctx: PlatformContext,
+  config: Config,
+  input: StkPushRequest,
+  idempotency: PurchaseKey | null = null,
+): Promise<StartedPurchase> {
   const { now, ip } = ctx;
   if (!config.kopokopo) throw new AppError('PAYMENT_SERVICE_MISCONFIGURED');
   if (input.plan !== LICENCE_PLAN) throw new AppError('PAYMENT_INVALID_PLAN');
   const email = input.ownerEmail.trim().toLowerCase();
   const phone = normalizeMpesaPhone(input.phoneNumber);
   const price = PLATFORM_PRICES[LICENCE_PLAN];
-  const setupToken = newSecret();
   const id = randomUUID();
-  if (await emailRegistered(q, email)) throw new AppError('PAYMENT_EMAIL_TAKEN');
-  const recent = await countRecentPayments(q, { ip, phone, email, since: minutesBefore(now, STK_LIMITS.windowMinutes) });
-  if (recent.ip >= STK_LIMITS.perIp || recent.phone >= STK_LIMITS.perPhone || recent.email >= STK_LIMITS.perEmail) {
-    throw new AppError('PAYMENT_RATE_LIMITED');
-  }
-  await insertPayment(q, {
+  const seed = idempotency ? newSecret() : null;
+  const setupToken = seed && idempotency ? keyedSetupToken(seed, idempotency.key) : newSecret();
+  const answer: StkPushResponse = { success: true, transactionId: id, setupToken, amount: price.amountCents / 100, message: STK_SENT_MESSAGE };
+  const { setupToken: _secret, ...firstAnswer } = answer;
+  const keyHash = idempotency ? hashSecret(idempotency.key) : null;
+  const inserted = await insertPayment(q, {
     id,
     purpose: 'licence',
     plan: LICENCE_PLAN,
@@ -126,15 +166,24 @@ export async function startLicencePayment(q: Queryable, ctx: PlatformContext, co
     forPharmacyId: null,
     requestedBy: null,
     at: now,
+    keyed: idempotency && keyHash && seed ? { keyHash, requestHash: idempotency.requestHash, firstAnswer, setupTokenSeed: seed } : undefined,
   });
+  if (!inserted) {
+    // This key already made its payment (committed before this insert, or while it waited on the index): the first
+    // answer, if this is the same request.
+    const earlier = idempotency && keyHash ? await findKeyedPayment(q, 'licence', keyHash) : undefined;
+    if (!earlier || !idempotency) throw new AppError('BUSY_TRY_AGAIN');
+    return replayPurchase(earlier, idempotency);
+  }
+  // The checks run after the insert that claims the key, so a retry is answered by its key before any of them: a
+  // retry after the payment completed (the email now registered) or at the limit still gets the first answer.
+  if (await emailRegistered(q, email)) throw new AppError('PAYMENT_EMAIL_TAKEN');
+  const recent = await countRecentPayments(q, { ip, phone, email, since: minutesBefore(now, STK_LIMITS.windowMinutes), except: id });
+  if (recent.ip >= STK_LIMITS.perIp || recent.phone >= STK_LIMITS.perPhone || recent.email >= STK_LIMITS.perEmail) {
+    throw new AppError('PAYMENT_RATE_LIMITED');
+  }
   await enqueueJob(q, { kind: STK_PUSH_JOB, payload: { paymentId: id }, maxAttempts: 6 });
-  return {
-    success: true,
-    transactionId: id,
-    setupToken,
-    amount: price.amountCents / 100,
-    message: 'Payment request sent. Check your phone and enter your M-Pesa PIN.',
-  };
+  return { answer, replayed: false };
 }
 
 function toStatus(p: PaymentRow): PaymentStatusResponse {

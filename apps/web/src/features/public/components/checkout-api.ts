@@ -32,7 +32,12 @@ export async function paymentServiceStatus(): Promise<{ status: Exclude<ServiceS
 export const checkEmailAvailable = (email: string) =>
   api.post<z.infer<typeof emailCheckResponseSchema>>('/api/payments/email-check', { email }).then((r) => r.available);
 
-export const startStkPush = (body: StkPushRequest) => api.post<StkPushResponse>('/api/payments/kopokopo/stk-push', body);
+/**
+ * Starts the payment. `idempotencyKey` is the purchase attempt's (decision 0076): sent again with the same body (a
+ * double click, a retry after a dropped connection), the server answers the first answer and sends no second prompt.
+ */
+export const startStkPush = (body: StkPushRequest, idempotencyKey: string) =>
+  api.post<StkPushResponse>('/api/payments/kopokopo/stk-push', body, { headers: { 'Idempotency-Key': idempotencyKey } });
 
 export const getPaymentStatus = (id: string, signal?: AbortSignal) =>
   api.get<PaymentStatusResponse>(`/api/payments/kopokopo/status/${encodeURIComponent(id)}`, { signal });

@@ -84,4 +84,44 @@ describe('purchase', () => {
     expect(await screen.findByText('Payment service is not properly configured. Please contact support.')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Pay KSh 30,000.00' }).hasAttribute('disabled')).toBe(true);
   });
+
+  it('sends one Idempotency-Key per purchase attempt: the same on Try Again after a lost answer, a new one once a payment started', async () => {
+    const keys: string[] = [];
+    const transactionId = '8a0f3c52-2b1e-4c1d-9f7a-1d2e3f405162';
+    server.use(
+      emailCheck(true),
+      health({ configured: true, status: 'online' }),
+      http.post('/api/payments/kopokopo/stk-push', ({ request }) => {
+        keys.push(request.headers.get('idempotency-key') ?? '');
+        // The first request's answer is lost (the connection dropped); the server may have started the payment.
+        if (keys.length === 1) return HttpResponse.error();
+        return HttpResponse.json({ success: true, transactionId, setupToken: 'secret', amount: 30000, message: 'Payment request sent.' });
+      }),
+      http.get('/api/payments/kopokopo/status/:id', () =>
+        HttpResponse.json({
+          success: true,
+          transaction: { id: transactionId, status: 'pending', amount: 30000, phoneNumber: '*********678', mpesaReceiptNumber: null, failureReason: null, plan: 'complete', pharmacyId: null, completedAt: null },
+        }),
+      ),
+    );
+    const user = userEvent.setup();
+    renderScreen(<PurchasePage />, { path: '/purchase', pattern: '/purchase' });
+    await fillForm(user);
+    await user.click(screen.getByRole('button', { name: 'Continue to Payment' }));
+    expect(await screen.findByText('Payment service online')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Pay KSh 30,000.00' }));
+    expect(await screen.findByText('Payment Failed')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Try Again' }));
+    await user.click(await screen.findByRole('button', { name: 'Pay KSh 30,000.00' }));
+    expect(await screen.findByText('Check your phone')).toBeTruthy();
+    // Cancel, then Pay: a new attempt (the first one's payment exists), so a new key.
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await user.click(await screen.findByRole('button', { name: 'Pay KSh 30,000.00' }));
+    expect(await screen.findByText('Check your phone')).toBeTruthy();
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
+    expect(keys[2]).toMatch(/^[0-9a-f-]{36}$/);
+  });
 });

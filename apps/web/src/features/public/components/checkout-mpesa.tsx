@@ -89,6 +89,10 @@ export function CheckoutMpesa({ registration, onBack }: Props) {
   const [redirectIn, setRedirectIn] = useState<number>(PAYMENT_TIMING.successRedirectSeconds);
   const pending = useRef<PendingRegistration | null>(null);
   const run = useRef(0);
+  // The purchase attempt's Idempotency-Key (decision 0076): made once per attempt and sent with every retry of it
+  // (the same body after an error, when the first request may have started the payment and only its answer was
+  // lost). A changed body is another attempt; an answered attempt is over, so the next Pay is a new one.
+  const attempt = useRef<{ body: string; key: string } | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -218,19 +222,25 @@ export function CheckoutMpesa({ registration, onBack }: Props) {
     run.current += 1;
     setPhase('initiating');
     setFailure(null);
+    const request = {
+      phoneNumber: phone,
+      amount,
+      plan: LICENCE_PLAN,
+      pharmacyName: registration.pharmacyName,
+      ownerEmail: registration.ownerEmail,
+      ownerName: registration.ownerName,
+      ownerPhone: registration.ownerPhone,
+      location: registration.location,
+      county: registration.county,
+      licenseNumber: registration.licenseNumber,
+    };
+    const body = JSON.stringify(request);
+    if (attempt.current?.body !== body) attempt.current = { body, key: crypto.randomUUID() };
+    const { key } = attempt.current;
     try {
-      const answer = await startStkPush({
-        phoneNumber: phone,
-        amount,
-        plan: LICENCE_PLAN,
-        pharmacyName: registration.pharmacyName,
-        ownerEmail: registration.ownerEmail,
-        ownerName: registration.ownerName,
-        ownerPhone: registration.ownerPhone,
-        location: registration.location,
-        county: registration.county,
-        licenseNumber: registration.licenseNumber,
-      });
+      const answer = await startStkPush(request, key);
+      // The payment exists: Try Again or Cancel from here starts a new attempt with a new key.
+      if (attempt.current?.key === key) attempt.current = null;
       setTransaction({ id: answer.transactionId, setupToken: answer.setupToken, phone });
       savePendingRegistration(
         {
