@@ -4,11 +4,13 @@
 // Honest set-up (issue 6 item 13): the app and the hello-world each run in their own process, the clients in this
 // one; the pharmacy's products are seeded by SQL (BENCH_IMPORT=1: through the CSV import) and stocked in three branches; two other pharmacies
 // share the tables (so the tenant policy has rows to keep out); no ANALYZE beyond what the app and the database
-// run themselves (PostgreSQL's autovacuum, the app's maintenance on PGlite). Also prints the plan of a search as the
-// application role: whether the trigram index is used under row-level security.
+// run themselves (PostgreSQL's autovacuum, the app's maintenance on PGlite). Also prints the plan of a two-word search
+// through product_search as the application role, and of the statement it runs: whether the trigram index serves
+// every word in one scan under row-level security (decision 0074).
 // Run: npx tsx bench/products-search.ts   (BENCH_PRODUCTS=50000, BENCH_SECONDS=10, BENCH_CLIENTS=1,10,20,
-//      BENCH_KINDS=postgres,pglite, BENCH_DATABASE_URL)
-import { spawn, type ChildProcess } from 'node:child_process';
+//      BENCH_KINDS=postgres,pglite, BENCH_DATABASE_URL, BENCH_IMPORT=1, BENCH_AUTOVACUUM_WAIT=180 seconds at most)
+import { execSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +28,8 @@ interface Served {
   loadMs?: number;
   plan?: string[];
   analyzed?: string;
+  /** PostgreSQL: the app's database, whose server processes' CPU time is read while a case runs. */
+  database?: string;
 }
 
 /** The child: `--serve hello` or `--serve app <kind>`; prints one JSON line (Served), exits when stdin ends. */
@@ -121,16 +125,25 @@ async function serve(what: string, kind: string | undefined): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 5_000));
       analyzed = 'the app\'s maintenance pass (requestAnalyze, as after an import)';
     }
-    // The plan of a rare-term search as the application role, in the pharmacy's tenant transaction.
-    const plan = await db.transaction({ pharmacyId: env.pharmacyId, userId: env.ownerId }, async (q) => {
-      const rows = await q.query<{ 'QUERY PLAN': string }>(
-        `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON)
-         SELECT p.id FROM products p WHERE p.pharmacy_id = $1 AND p.id IN (SELECT product_ids_matching('%x9z%'))`,
-        [env.pharmacyId],
-      );
-      return rows.map((r) => r['QUERY PLAN']);
-    });
-    served = { url: env.url, headers: env.headers, loadMs, plan, analyzed };
+    // A two-word search through product_search (migration 0034) as the application role, in the pharmacy's tenant
+    // transaction (its execution time), and the plan of the statement the function runs for it (as the owner, who
+    // runs it): whether the trigram index serves both words in one scan under row-level security.
+    const words = ['%500mg%', '%syrup%'];
+    const plan = await db
+      .transaction({ pharmacyId: env.pharmacyId, userId: env.ownerId }, async (q) => {
+        const rows = await q.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) SELECT count(*) FROM product_search($1::text[])`, [words]);
+        return rows.map((r) => r['QUERY PLAN']);
+      })
+      // Run on a commit before migration 0034 (a before/after pair).
+      .catch((error: Error) => [`product_search: ${error.message}`]);
+    const inner = await db.owner.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON)
+       SELECT p.id FROM products p WHERE p.pharmacy_id = $1 AND p.search_text LIKE $2 AND p.search_text LIKE $3`,
+      [env.pharmacyId, ...words],
+    );
+    plan.push('-- the statement product_search runs (as its owner):', ...inner.map((r) => r['QUERY PLAN']));
+    const database = kind === 'postgres' ? (await db.owner.query<{ name: string }>('SELECT current_database() AS name'))[0]!.name : undefined;
+    served = { url: env.url, headers: env.headers, loadMs, plan, analyzed, database };
     close = async () => {
       await maintenance.stop();
       await env.close();
@@ -141,16 +154,45 @@ async function serve(what: string, kind: string | undefined): Promise<void> {
   process.stdin.on('end', () => void close().then(() => process.exit(0)));
 }
 
-function child(args: string[]): Promise<Served & { stop: () => Promise<void> }> {
+function child(args: string[]): Promise<Served & { pid: number; stop: () => Promise<void> }> {
   const proc: ChildProcess = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve', ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     createInterface({ input: proc.stdout! }).on('line', (line) => {
       if (!line.startsWith('{"url"')) return;
       const exited = new Promise<void>((done) => proc.on('exit', () => done()));
-      resolve({ ...(JSON.parse(line) as Served), stop: async () => (proc.stdin!.end(), await exited) });
+      resolve({ ...(JSON.parse(line) as Served), pid: proc.pid!, stop: async () => (proc.stdin!.end(), await exited) });
     });
     proc.on('exit', (code) => reject(new Error(`server process ${args.join(' ')} exited with ${code}`)));
   });
+}
+
+const TICK_MS = 1000 / Number(execSync('getconf CLK_TCK').toString().trim() || 100);
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); 0 when it is gone or unreadable. */
+function cpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU time used while `work` runs: by the app's process and (PostgreSQL) by the server processes connected to its
+ * database (a connection opened during the case counts from zero; one that closed during it is lost, so the
+ * database figure is a floor — the pool keeps its connections while requests flow). Less sensitive to the other
+ * work on a shared machine than the latencies.
+ */
+async function cpuDuring<T>(appPid: number, backends: (() => Promise<number[]>) | undefined, work: () => Promise<T>): Promise<{ result: T; appMs: number; dbMs: number }> {
+  const app0 = cpuMs(appPid);
+  const db0 = new Map((backends ? await backends() : []).map((pid) => [pid, cpuMs(pid)]));
+  const result = await work();
+  const appMs = cpuMs(appPid) - app0;
+  let dbMs = 0;
+  for (const pid of backends ? await backends() : []) dbMs += cpuMs(pid) - (db0.get(pid) ?? 0);
+  return { result, appMs, dbMs };
 }
 
 /** `clients` loops, each sending its next request when the last is answered, for SECONDS; every latency. */
@@ -194,28 +236,42 @@ async function main(): Promise<void> {
   const plans: string[] = [];
   for (const kind of kinds) {
     const app = await child(['app', kind]);
-    plans.push(`Plan of a rare-term search ('x9z') as the application role on ${kind}:\n    ${(app.plan ?? []).join('\n    ')}`);
+    let backends: (() => Promise<number[]>) | undefined;
+    let admin: { end(): Promise<void> } | undefined;
+    if (app.database) {
+      const { default: pg } = await import('pg');
+      const { BENCH_PG_URL } = await import('./lib/stock-bench.ts');
+      const client = new pg.Client({ connectionString: BENCH_PG_URL });
+      await client.connect();
+      admin = client;
+      backends = async () => (await client.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [app.database])).rows.map((r) => r.pid);
+    }
+    plans.push(`Plan of a two-word search ('500mg syrup') through product_search as the application role on ${kind}:\n    ${(app.plan ?? []).join('\n    ')}`);
     try {
       for (const clients of CLIENTS) {
         const hello = await child(['hello']);
         const base = await measure(clients, () => `${hello.url}/api/products`, {});
         await hello.stop();
         for (const [label, path] of cases) {
-          const r = await measure(clients, (i) => `${app.url}${path(TERMS[i % TERMS.length]!)}`, app.headers);
+          const { result: r, appMs, dbMs } = await cpuDuring(app.pid, backends, () => measure(clients, (i) => `${app.url}${path(TERMS[i % TERMS.length]!)}`, app.headers));
+          const cpu = (ms: number) => (ms / r.times.length).toFixed(2);
           table.push(
-            `| ${kind} | ${clients} | ${label} | ${percentile(r.times, 50).toFixed(1)} | ${percentile(r.times, 95).toFixed(1)} | ${r.times[r.times.length - 1]!.toFixed(1)} | ${r.perSecond.toFixed(0)} | ${(r.perSecond / base.perSecond).toFixed(3)} | ${(r.rows / r.times.length).toFixed(1)} | ${load()} |`,
+            `| ${kind} | ${clients} | ${label} | ${percentile(r.times, 50).toFixed(1)} | ${percentile(r.times, 95).toFixed(1)} | ${r.times[r.times.length - 1]!.toFixed(1)} | ${r.perSecond.toFixed(0)} | ${(r.perSecond / base.perSecond).toFixed(3)} | ${(r.rows / r.times.length).toFixed(1)} | ${cpu(appMs)} | ${app.database ? cpu(dbMs) : ''} | ${load()} |`,
           );
           console.log(table[table.length - 1]);
         }
-        table.push(`| hello-world | ${clients} | | ${percentile(base.times, 50).toFixed(1)} | ${percentile(base.times, 95).toFixed(1)} | ${base.times[base.times.length - 1]!.toFixed(1)} | ${base.perSecond.toFixed(0)} | 1 | | |`);
+        table.push(`| hello-world | ${clients} | | ${percentile(base.times, 50).toFixed(1)} | ${percentile(base.times, 95).toFixed(1)} | ${base.times[base.times.length - 1]!.toFixed(1)} | ${base.perSecond.toFixed(0)} | 1 | | | | |`);
       }
-      table.push(`| ${kind} | | (${PRODUCTS} products loaded in ${((app.loadMs ?? 0) / 1000).toFixed(1)} s; statistics: ${app.analyzed}) | | | | | | | |`);
+      table.push(`| ${kind} | | (${PRODUCTS} products loaded in ${((app.loadMs ?? 0) / 1000).toFixed(1)} s; statistics: ${app.analyzed}) | | | | | | | | | |`);
     } finally {
+      await admin?.end();
       await app.stop();
     }
   }
-  console.log('\n| database | clients | query | p50 ms | p95 ms | max ms | requests/s | ratio to hello-world (same clients) | mean rows | load (1 min) |');
-  console.log('| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log(
+    '\n| database | clients | query | p50 ms | p95 ms | max ms | requests/s | ratio to hello-world (same clients) | mean rows | app CPU ms/request | database CPU ms/request | load (1 min) |',
+  );
+  console.log('| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const line of table) console.log(line);
   console.log(`\n${plans.join('\n\n')}`);
 }

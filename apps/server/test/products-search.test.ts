@@ -81,5 +81,55 @@ for (const kind of testDatabaseKinds()) {
       expect(names(first.body)).toEqual(['Amoxicillin 250mg Capsules', 'Amoxicillin 500mg Syrup']);
       expect(first.body.items[1]).toMatchObject({ quantity: 3, sellingPriceCents: 1000, status: 'low' });
     });
+
+    it('reads all the words in one call of product_search (migration 0034): wildcards are literal, filters and sorts apply to its matches', async () => {
+      const c = await createPharmacyWithStaff(t.db, { id: `search_c_${kind}`, plan: 'standard' });
+      const rows: [string, string, string, string, boolean, boolean][] = [
+        ['Cough Syrup 50% Sugar-free', 'CS-1', '6161001', 'Syrups', false, true],
+        ['Cough Syrup 500ml', 'CS-2', '6161002', 'Syrups', true, true],
+        ['Cough Lozenges', 'CL-1', '6161003', 'Lozenges', false, false],
+        ['Zinc 50mg', 'ZN-1', '5050505', 'Supplements', false, true],
+      ];
+      for (const [name, sku, barcode, category, dda, active] of rows) {
+        await t.db.owner.query(`INSERT INTO products (pharmacy_id, name, sku, barcodes, category, is_dda, is_active) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+          c.pharmacyId,
+          name,
+          sku,
+          [barcode],
+          category,
+          dda,
+          active,
+        ]);
+      }
+      const client = await loginAs(t, c.users.owner!.email);
+      const search = async (query: string) => {
+        const res = await client.get(`/api/products?${query}`);
+        expect(res.status).toBe(200);
+        return { names: names(res.body), total: res.body.total as number };
+      };
+      // '%' and '_' are literal: '50%' is not '50' followed by anything.
+      expect(await search('q=50%25')).toEqual({ names: ['Cough Syrup 50% Sugar-free'], total: 1 });
+      expect(await search('q=s_rup')).toEqual({ names: [], total: 0 });
+      // Every word, in any order, in the name, the SKU or a barcode.
+      expect(await search(`q=${encodeURIComponent('syrup cough')}`)).toEqual({ names: ['Cough Syrup 50% Sugar-free', 'Cough Syrup 500ml'], total: 2 });
+      expect(await search(`q=${encodeURIComponent('cough cs-2')}`)).toEqual({ names: ['Cough Syrup 500ml'], total: 1 });
+      expect(await search('q=5050505')).toEqual({ names: ['Zinc 50mg'], total: 1 });
+      expect(await search(`q=${encodeURIComponent('cough zinc')}`)).toEqual({ names: [], total: 0 });
+      // The other filters and the sorts read the function's columns.
+      expect(await search(`q=${encodeURIComponent('cough syrup')}&category=syrups&dda=true`)).toEqual({ names: ['Cough Syrup 500ml'], total: 1 });
+      expect(await search('q=cough&active=false')).toEqual({ names: ['Cough Lozenges'], total: 1 });
+      expect((await search('q=cough&sort=sku&order=desc')).names).toEqual(['Cough Syrup 500ml', 'Cough Syrup 50% Sugar-free', 'Cough Lozenges']);
+      // A page past the end of a search is counted through the same function.
+      expect(await search(`q=${encodeURIComponent('cough syrup')}&offset=10`)).toEqual({ names: [], total: 2 });
+
+      // The function itself, as the application role: the tenant that is set, never another, nothing without one.
+      const direct = (pharmacyId: string | null, patterns: string[]) =>
+        t.db.transaction({ pharmacyId }, (q) => q.query<{ name: string }>(`SELECT name FROM product_search($1::text[]) ORDER BY name`, [patterns]));
+      expect((await direct(c.pharmacyId, ['%cough%', '%syrup%'])).map((r) => r.name)).toEqual(['Cough Syrup 50% Sugar-free', 'Cough Syrup 500ml']);
+      expect(await direct(a.pharmacyId, ['%cough%'])).toEqual([]);
+      expect((await direct(a.pharmacyId, ['%amox%'])).map((r) => r.name)).toEqual(['Amoxicillin 250mg Capsules', 'Amoxicillin 500mg Syrup']);
+      expect(await direct(null, ['%cough%'])).toEqual([]);
+      expect(await direct(c.pharmacyId, [])).toHaveLength(rows.length);
+    });
   });
 }

@@ -114,8 +114,8 @@ function orderBy(sort: ProductListQuery['sort'], dir: 'ASC' | 'DESC', key: strin
 
 /**
  * One page of the product list in a branch, and the total matching. Search: every word of q must occur in the
- * name, SKU or a barcode (case-insensitive, substring; the trigram index of product_search_text). Products without a row in the branch
- * show with zero stock and prices.
+ * name, SKU or a barcode (case-insensitive, substring; the trigram index of product_search_text, read once for all
+ * the words by product_search, migration 0034). Products without a row in the branch show with zero stock and prices.
  */
 export async function listProducts(
   q: Queryable,
@@ -131,9 +131,14 @@ export async function listProducts(
     params.push(value);
     where.push(sql(`$${params.length}`));
   };
-  for (const word of (query.q ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 8)) {
-    // Through the index-friendly tenant function (migration 0010); the policy still applies to the join.
-    add((n) => `p.id IN (SELECT product_ids_matching(${n}))`, `%${likeEscape(word)}%`);
+  const words = (query.q ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 8);
+  // A search reads its matches from product_search (migration 0034, decision 0074): one scan of the trigram index
+  // for all the words, the tenant's rows only, with the columns the filters and sorts below read (named as in
+  // products, so they read it as `p`). The page's rows are then read whole from products, under the policy.
+  let source = 'products p';
+  if (words.length > 0) {
+    params.push(words.map((word) => `%${likeEscape(word)}%`));
+    source = `product_search($${params.length}::text[]) p`;
   }
   if (query.category) add((n) => `lower(p.category) = lower(${n})`, query.category);
   if (query.active !== undefined) add((n) => `p.is_active = ${n}`, query.active);
@@ -152,22 +157,22 @@ export async function listProducts(
   const branchRow = `LEFT JOIN LATERAL (SELECT * FROM branch_products x
                         WHERE x.pharmacy_id = p.pharmacy_id AND x.branch_id = $2 AND x.product_id = p.id LIMIT 1) bp ON true`;
   const filters = where.join(' AND ');
-  const from = `FROM products p ${branchRow} WHERE ${filters}`;
+  const from = `FROM ${source} ${branchRow} WHERE ${filters}`;
   const dir: 'ASC' | 'DESC' = query.order === 'desc' ? 'DESC' : 'ASC';
   // A search or filter must find every match to sort them anyway: count them in the same pass. An unfiltered
   // page is read in index order instead, and counted apart (a cheap count of the products).
-  const windowCount = Boolean(query.q?.trim()) || query.status !== undefined;
+  const windowCount = words.length > 0 || query.status !== undefined;
   const columns = `p.*, bp.product_id IS NOT NULL AS has_row, COALESCE(bp.is_available, false) AS bp_available,
     COALESCE(bp.selling_price_cents, 0) AS selling, COALESCE(bp.purchase_price_cents, 0) AS purchase,
     bp.min_margin_basis_points AS bp_margin, ${quantity} AS quantity, COALESCE(bp.reserved_quantity, 0) AS reserved,
     bp.low_stock_threshold AS bp_threshold, ${SORT_KEYS[query.sort].key} AS sort_key`;
-  // A search gathers its matches first through the indexes (a MATERIALIZED fence keeps the planner from walking the
-  // whole name index instead), with only what sorting them needs: the branch's row only when the status filter or
-  // the sort reads it. Then they are counted, sorted and cut to the page, and only the page's rows are read whole.
+  // A search gathers its matches first (a MATERIALIZED fence keeps the planner from walking the whole name index
+  // instead), with only what sorting them needs: the branch's row only when the status filter or the sort reads
+  // it. Then they are counted, sorted and cut to the page, and only the page's rows are read whole.
   const matchesNeedBranchRow = query.status !== undefined || query.sort === 'quantity' || query.sort === 'price';
   const page = windowCount
     ? `WITH matches AS MATERIALIZED (
-         SELECT p.id, p.name, ${SORT_KEYS[query.sort].key} AS sort_key FROM products p ${matchesNeedBranchRow ? branchRow : ''} WHERE ${filters}),
+         SELECT p.id, p.name, ${SORT_KEYS[query.sort].key} AS sort_key FROM ${source} ${matchesNeedBranchRow ? branchRow : ''} WHERE ${filters}),
        ranked AS (
          SELECT m.id, count(*) OVER () AS total FROM matches m
           ORDER BY ${orderBy(query.sort, dir, 'm.sort_key', 'm.name', 'm.id')}
@@ -191,7 +196,7 @@ export async function listProducts(
   if (total === null) {
     // $2 and $3 may not be used by the filters: name them so every parameter has a type. Without a status filter
     // the count needs the products alone (a page past the end of a filtered list counts with the branch's rows).
-    const counted = query.status !== undefined ? from : `FROM products p WHERE ${filters}`;
+    const counted = query.status !== undefined ? from : `FROM ${source} WHERE ${filters}`;
     const [count] = await q.query<{ total: number }>(`SELECT count(*)::int AS total ${counted} AND $2::uuid IS NOT NULL AND $3::date IS NOT NULL`, params);
     total = count?.total ?? 0;
   }
