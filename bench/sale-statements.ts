@@ -4,13 +4,16 @@
 // reads the CPU time the database's backends and this process spent per request.
 // BENCH_WRITE=sale (default: a 3-item cash sale), adjustment (a one-line stock adjustment) or product (a new product).
 // Prints a table of statements per request and mean ms each, slowest first. Run: npx tsx bench/sale-statements.ts
+// Options: BENCH_SALES (requests, 300), BENCH_PRODUCTS (catalogue size, 300), BENCH_SETUP_SQL (SQL run as the owner
+// before the measured requests, for experiments), BENCH_SCANS=1 (print the tables read by sequential scans),
+// BENCH_KEEP=1 (keep the scratch database to look at it afterwards), BENCH_DATABASE_URL (another PostgreSQL server).
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { benchEnv, machine } from './lib/stock-bench.ts';
 
 const SALES = Number(process.env.BENCH_SALES ?? 300);
-const PRODUCTS = 300;
+const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 300);
 const PRICE_CENTS = 1200;
 const WRITE = (process.env.BENCH_WRITE ?? 'sale') as 'sale' | 'adjustment' | 'product';
 if (!['sale', 'adjustment', 'product'].includes(WRITE)) throw new Error(`BENCH_WRITE must be sale, adjustment or product, not ${WRITE}`);
@@ -71,6 +74,8 @@ try {
     });
     if (response.status !== 201 && response.status !== 200) throw new Error(`${WRITE} refused: ${response.status} ${await response.text()}`);
   };
+  // BENCH_SETUP_SQL: statements run as the owner before the measured requests (experiments: a trigger switched off).
+  if (process.env.BENCH_SETUP_SQL) await env.db.owner.query(process.env.BENCH_SETUP_SQL);
   for (let i = 0; i < 20; i += 1) await sell();
   // CPU time of the database's server processes (same machine): the backends of this database, read from /proc.
   const backendTicks = async () => {
@@ -95,6 +100,12 @@ try {
   recording = false;
   const cpu = process.cpuUsage(cpuBefore);
   const ticks = (await backendTicks()) - ticksBefore;
+  if (process.env.BENCH_SCANS) {
+    const scans = await env.db.owner.query<{ relname: string; seq_scan: string; seq_tup_read: string; idx_scan: string }>(
+      `SELECT relname, seq_scan, seq_tup_read, idx_scan FROM pg_stat_user_tables WHERE seq_scan > 50 ORDER BY seq_tup_read DESC`,
+    );
+    console.log(scans);
+  }
   await new Promise((r) => setTimeout(r, 50));
   console.log(`\nCPU per ${WRITE}: PostgreSQL backends ${((ticks * 10) / SALES).toFixed(2)} ms (clock ticks of 10 ms), this Node process (app and client) ${((cpu.user + cpu.system) / 1000 / SALES).toFixed(2)} ms`);
   console.log(`\nMachine: ${machine()}; ${SALES} sequential ${WRITE} requests, ${(elapsed / SALES).toFixed(2)} ms each over HTTP\n`);

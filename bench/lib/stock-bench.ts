@@ -51,6 +51,7 @@ export async function openKind(kind: BenchKind): Promise<{ db: Database; drop: (
   return {
     db,
     drop: async () => {
+      if (process.env.BENCH_KEEP) return void console.log(`kept database ${name}`);
       const dropper = new pg.Client({ connectionString: BENCH_PG_URL });
       await dropper.connect();
       await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

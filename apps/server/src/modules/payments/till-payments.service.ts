@@ -28,7 +28,7 @@ import { enqueueJob } from '../../platform/jobs.ts';
 import { audit } from '../audit/audit.service.ts';
 import { priceCart, refuse, saleCheckLines } from '../sales/cart-pricing.service.ts';
 import { completeSale, isSaleRecorded } from '../sales/sales.service.ts';
-import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts';
+import { loadSettings, pharmacyTimeZone, settingsTimeZone } from '../settings/settings.service.ts';
 import { resolveBranch } from '../stock/stock.service.ts';
 import { tillKopoKopoConfig, type KopoKopoConfig } from './k2-config.ts';
 import type { K2Result } from './k2.client.ts';
@@ -128,7 +128,7 @@ export async function startTillPayment(q: Queryable, ctx: RequestContext, config
   if (!k2) throw new AppError('PAYMENT_SERVICE_MISCONFIGURED', { message: problem ?? undefined });
   const branch = await resolveBranch(q, ctx, sale.branchId);
   const { settings } = await loadSettings(q, ctx.pharmacyId);
-  const today = businessDate(ctx.now, await pharmacyTimeZone(q, ctx.pharmacyId));
+  const today = businessDate(ctx.now, settingsTimeZone(settings));
 
   const { priced, cart, money, rules } = await priceCart(q, ctx, settings, {
     branchId: branch.id,

@@ -20,7 +20,11 @@ export interface CartProductRow {
   quantity: number | null;
 }
 
-/** The products of a cart with their prices and sellable stock in the branch (the caller holds the branch rows' locks). */
+/**
+ * The products of a cart with their prices and sellable stock in the branch (the caller holds the branch rows' locks).
+ * The branch row is a primary-key lookup per product (LATERAL ... LIMIT 1), whatever the planner's statistics say:
+ * a plain join, planned without statistics, read every branch row of the pharmacy for each sale (decision 0075).
+ */
 export async function findCartProducts(q: Queryable, pharmacyId: string, branchId: string, productIds: readonly string[]): Promise<Map<string, CartProductRow>> {
   const rows = await q.query<CartProductRow>(
     `SELECT p.id, p.name, p.sku, p.is_active, p.is_dda, p.tax_applied, p.tax_rate_basis_points, p.package_size,
@@ -28,7 +32,10 @@ export async function findCartProducts(q: Queryable, pharmacyId: string, branchI
             bp.selling_price_cents, bp.purchase_price_cents, bp.min_margin_basis_points AS branch_min_margin_basis_points,
             bp.is_available, bp.quantity
        FROM products p
-       LEFT JOIN branch_products bp ON bp.pharmacy_id = p.pharmacy_id AND bp.branch_id = $2 AND bp.product_id = p.id
+       LEFT JOIN LATERAL (
+         SELECT x.selling_price_cents, x.purchase_price_cents, x.min_margin_basis_points, x.is_available, x.quantity
+           FROM branch_products x WHERE x.pharmacy_id = p.pharmacy_id AND x.branch_id = $2 AND x.product_id = p.id LIMIT 1
+       ) bp ON true
       WHERE p.pharmacy_id = $1 AND p.id = ANY ($3::uuid[])`,
     [pharmacyId, branchId, productIds],
   );

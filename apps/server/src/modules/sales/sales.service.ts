@@ -17,10 +17,10 @@ import {
 import { businessDate, isExpired } from '@pharmapoint/domain/stock';
 import type { Queryable } from '../../db/database.ts';
 import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
-import { AppError } from '../../platform/errors.ts';
+import { AppError, isDatabaseError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import { findCustomer } from '../contacts/contacts.service.ts';
-import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts';
+import { loadSettings, settingsTimeZone } from '../settings/settings.service.ts';
 import { applyStockChanges, lockStockRows, resolveBranch, restampReason, sellableStock, type StockChange, type StockChangeResult } from '../stock/stock.service.ts';
 import { completeSuspendedSale, takeSuspendedSale, type HeldReservation } from '../suspended-sales/suspended-sales.service.ts';
 import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
@@ -59,15 +59,15 @@ export async function isSaleRecorded(q: Queryable, pharmacyId: string, saleId: s
 
 /** POST /api/sales. */
 export async function completeSale(q: Queryable, ctx: RequestContext, input: CompleteSale): Promise<Sale> {
-  // The same id without the Idempotency-Key (or with another key): never a second sale.
-  if (await saleExists(q, ctx.pharmacyId, input.id)) throw new AppError('SALE_ID_TAKEN', { details: { id: input.id } });
+  // The same id without the Idempotency-Key (or with another key) is never a second sale: the sale's primary key
+  // refuses it when the sale is written (below), and the whole transaction rolls back (decision 0075).
   if (input.lines.length === 0) refuse({ code: 'SALE_CART_EMPTY' });
   // A resumed sale (decision 0028): its suspension is locked first (before any stock row) and its reservation held.
   const held = input.suspendedSaleId ? await takeSuspendedSale(q, ctx, input.suspendedSaleId) : null;
   const branch = await resolveBranch(q, ctx, input.branchId ?? held?.branchId);
   if (held && held.branchId !== branch.id) throw new AppError('SUSPENDED_SALE_OTHER_BRANCH', { values: { branch: held.branchName }, details: { branchId: held.branchId } });
   const { settings } = await loadSettings(q, ctx.pharmacyId);
-  const today = businessDate(ctx.now, await pharmacyTimeZone(q, ctx.pharmacyId));
+  const today = businessDate(ctx.now, settingsTimeZone(settings));
   const saleDate = input.saleDate ?? today;
   const client = input.clientId ? await findCustomer(q, ctx, input.clientId) : null;
 
@@ -204,7 +204,13 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   await audit(q, ctx, 'sale.complete', 'sale', input.id, null, { totalCents: record.totalCents, branchId: branch.id, lines: lines.length });
 
   // From here to COMMIT the pharmacy's invoice counter is locked: as few statements as possible.
-  const written = await insertNumberedSale(q, ctx.pharmacyId, record, lines, salePayments);
+  let written: Awaited<ReturnType<typeof insertNumberedSale>>;
+  try {
+    written = await insertNumberedSale(q, ctx.pharmacyId, record, lines, salePayments);
+  } catch (error) {
+    if (isDatabaseError(error) && error.code === '23505' && error.constraint === 'sales_pkey') throw new AppError('SALE_ID_TAKEN', { details: { id: input.id } });
+    throw error;
+  }
   const invoiceNumber = written.invoiceNumber;
   if (invoiceNumber !== formatInvoiceNumber(written.counter)) throw new Error(`invoice number ${invoiceNumber} does not match counter ${written.counter}`);
   await restampReason(q, ctx, plan.changes.map((c) => ({ branchId: c.branchId, productId: c.productId })), SALE_STOCK_REASON, `Sale: ${invoiceNumber}`);

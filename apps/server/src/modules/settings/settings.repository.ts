@@ -1,14 +1,26 @@
 import type { Queryable } from '../../db/database.ts';
 
-interface SettingsRow {
-  document: unknown;
-  updated_at: string;
+/** What the tenant's settings are made of, read in one statement: the stored document as text, and the active branches. */
+export interface SettingsSource {
+  /** The stored document as PostgreSQL prints it (null: the pharmacy has none yet). */
+  document: string | null;
+  updated_at: string | null;
+  /** The active branches' names, the default first. */
+  branch_names: string[];
+  /** Is the first of branch_names the default branch? */
+  has_default: boolean;
 }
 
-/** The stored settings document of the pharmacy, as stored (the service sanitises it). */
-export async function findSettingsRow(q: Queryable, pharmacyId: string): Promise<SettingsRow | undefined> {
-  const [row] = await q.query<SettingsRow>(`SELECT document, updated_at FROM settings WHERE pharmacy_id = $1`, [pharmacyId]);
-  return row;
+/** The stored settings document and the active branches' names (the default first), in one round trip. */
+export async function findSettingsSource(q: Queryable, pharmacyId: string): Promise<SettingsSource> {
+  const [row] = await q.query<SettingsSource>(
+    `SELECT s.document::text AS document, s.updated_at,
+            ARRAY(SELECT b.name FROM branches b WHERE b.pharmacy_id = $1 AND b.is_active ORDER BY b.is_default DESC, b.name) AS branch_names,
+            EXISTS (SELECT 1 FROM branches b WHERE b.pharmacy_id = $1 AND b.is_active AND b.is_default) AS has_default
+       FROM (VALUES (1)) AS one (x) LEFT JOIN settings s ON s.pharmacy_id = $1`,
+    [pharmacyId],
+  );
+  return row!;
 }
 
 /** The default document of a pharmacy that has none; a concurrent first read's document wins. */

@@ -19,7 +19,7 @@ import { audit } from '../audit/audit.service.ts';
 import {
   activeBranchNames,
   findPharmacyName,
-  findSettingsRow,
+  findSettingsSource,
   findTimeZones,
   insertSettings,
   insertSettingsIfMissing,
@@ -27,12 +27,10 @@ import {
   upsertSettings,
 } from './settings.repository.ts';
 
-/**
- * Sanitises a settings document for the tenant. The branch list always comes from the branches table (the
- * source of truth) and the default branch from its default flag; the rest from the document.
- */
-async function sanitizeForTenant(q: Queryable, pharmacyId: string, document: unknown): Promise<Settings> {
-  const branches = await activeBranchNames(q, pharmacyId);
+type TenantBranches = { names: string[]; defaultName: string | undefined };
+
+/** A settings document sanitised for the tenant with its branches (the list and the default come from the table). */
+function sanitizeWithBranches(document: unknown, branches: TenantBranches): Settings {
   const base = document && typeof document === 'object' && !Array.isArray(document) ? (document as Record<string, unknown>) : {};
   return sanitizeSettings(
     { ...base, branches: branches.names, ...(branches.defaultName ? { defaultBranch: branches.defaultName } : {}) },
@@ -41,14 +39,51 @@ async function sanitizeForTenant(q: Queryable, pharmacyId: string, document: unk
 }
 
 /**
+ * Sanitises a settings document for the tenant. The branch list always comes from the branches table (the
+ * source of truth) and the default branch from its default flag; the rest from the document.
+ */
+async function sanitizeForTenant(q: Queryable, pharmacyId: string, document: unknown): Promise<Settings> {
+  return sanitizeWithBranches(document, await activeBranchNames(q, pharmacyId));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value as Record<string, unknown>)) deepFreeze(inner);
+  }
+  return value;
+}
+
+/**
+ * The last sanitised settings of each pharmacy on this instance, by the exact stored text and branch list they were
+ * made from (decision 0075): a sale, a purchase or a till payment reads the document in its transaction as before,
+ * but parses and sanitises it only when it differs from the last one. Frozen: callers never change it.
+ */
+const sanitizedSettings = new Map<string, { source: string; settings: Settings }>();
+const SANITIZED_SETTINGS_MAX = 1000;
+
+function sanitizedOnce(pharmacyId: string, text: string, branches: TenantBranches): Settings {
+  const source = `${branches.defaultName ?? ''}\u0000${branches.names.join('\u0000')}\u0000${text}`;
+  const kept = sanitizedSettings.get(pharmacyId);
+  if (kept && kept.source === source) return kept.settings;
+  const settings = deepFreeze(sanitizeWithBranches(JSON.parse(text) as unknown, branches));
+  sanitizedSettings.delete(pharmacyId);
+  if (sanitizedSettings.size >= SANITIZED_SETTINGS_MAX) sanitizedSettings.delete(sanitizedSettings.keys().next().value!);
+  sanitizedSettings.set(pharmacyId, { source, settings });
+  return settings;
+}
+
+/**
  * The tenant's whole settings document, secrets included (for the server's own use: never send it as it is),
- * creating the default document when there is none (seed 000: "create defaults").
+ * creating the default document when there is none (seed 000: "create defaults"). The document and the branches
+ * are read in one statement; the answer is frozen.
  */
 export async function loadSettings(q: Queryable, pharmacyId: string): Promise<{ settings: Settings; updatedAt: string | null }> {
-  const row = await findSettingsRow(q, pharmacyId);
-  if (row) return { settings: await sanitizeForTenant(q, pharmacyId, row.document), updatedAt: row.updated_at };
+  const source = await findSettingsSource(q, pharmacyId);
+  const branches: TenantBranches = { names: source.branch_names, defaultName: source.has_default ? source.branch_names[0] : undefined };
+  if (source.document !== null) return { settings: sanitizedOnce(pharmacyId, source.document, branches), updatedAt: source.updated_at };
   const name = await findPharmacyName(q, pharmacyId);
-  const settings = await sanitizeForTenant(q, pharmacyId, { ...DEFAULT_SETTINGS, ...(name ? { pharmacyName: name } : {}) });
+  const settings = sanitizeWithBranches({ ...DEFAULT_SETTINGS, ...(name ? { pharmacyName: name } : {}) }, branches);
   await insertSettingsIfMissing(q, pharmacyId, settings);
   return { settings, updatedAt: null };
 }
@@ -113,10 +148,14 @@ export async function syncSettingsBranches(q: Queryable, ctx: Pick<RequestContex
 const FALLBACK_TIME_ZONE = DEFAULT_SETTINGS.timezone;
 
 /** A time zone Intl knows, else the default one (Africa/Nairobi). */
+const knownTimeZones = new Set<string>();
+
 function usableTimeZone(zone: string | null | undefined): string {
   if (!zone) return FALLBACK_TIME_ZONE;
+  if (knownTimeZones.has(zone)) return zone;
   try {
     new Intl.DateTimeFormat('en-GB', { timeZone: zone });
+    if (knownTimeZones.size < 1000) knownTimeZones.add(zone);
     return zone;
   } catch {
     return FALLBACK_TIME_ZONE;
@@ -127,6 +166,11 @@ function usableTimeZone(zone: string | null | undefined): string {
 export async function pharmacyTimeZones(q: Queryable, pharmacyIds: readonly string[]): Promise<Map<string, string>> {
   const found = await findTimeZones(q, pharmacyIds);
   return new Map(pharmacyIds.map((id) => [id, usableTimeZone(found.get(id))]));
+}
+
+/** The time zone of settings already loaded (loadSettings): no second read. */
+export function settingsTimeZone(settings: Pick<Settings, 'timezone'>): string {
+  return usableTimeZone(settings.timezone);
 }
 
 /** One pharmacy's time zone (see pharmacyTimeZones). */

@@ -19,7 +19,7 @@ import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import { findCustomer } from '../contacts/contacts.service.ts';
 import { priceCart, refuse, saleCheckLines, toDiscount } from '../sales/cart-pricing.service.ts';
-import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts';
+import { loadSettings, settingsTimeZone } from '../settings/settings.service.ts';
 import { applyStockChanges, lockStockRows, resolveBranch, sellableStock, type StockChange } from '../stock/stock.service.ts';
 import {
   closeSuspendedSale,
@@ -59,7 +59,7 @@ export async function suspendSale(q: Queryable, ctx: RequestContext, input: Susp
   // The walk-in customer (no id) is refused by the ordered checks below, after pricing (decision 0069).
   const client = input.clientId ? await findCustomer(q, ctx, input.clientId) : null;
   const { settings } = await loadSettings(q, ctx.pharmacyId);
-  const today = businessDate(ctx.now, await pharmacyTimeZone(q, ctx.pharmacyId));
+  const today = businessDate(ctx.now, settingsTimeZone(settings));
 
   // Lock the branch rows in the ledger's global order, then read stock and prices under the locks; the ledger is
   // handed the locked rows and their batches and neither locks nor reads them again (decision 0069).
