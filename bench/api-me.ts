@@ -3,9 +3,13 @@
 // Each server runs in its own process (as in production: its own event loop) and autocannon in this one, so the
 // load generator does not share the server's event loop. The app is measured with its session cache (decision
 // 0062) and with it turned off (the session and branches in one query per request).
+// Besides requests per second, each server's CPU time per request (user + system time of its process, from
+// /proc/<pid>/stat, over the timed run): on a shared machine it moves much less with the load than throughput does,
+// so the CPU ratio (hello-world's CPU per request ÷ the app's) is printed too (decision 0073).
 // Run: npm run bench -- api-me   (or: npx tsx bench/api-me.ts; BENCH_KINDS=postgres, BENCH_SECONDS, BENCH_CONNECTIONS)
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +66,27 @@ function child(args: string[]): Promise<{ url: string; proc: ChildProcess; stop:
   });
 }
 
+/** CPU time of a process so far, in milliseconds (user + system; undefined where there is no /proc). */
+function cpuMs(pid: number | undefined): number | undefined {
+  const file = `/proc/${pid}/stat`;
+  if (pid === undefined || !existsSync(file)) return undefined;
+  // The fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, in clock
+  // ticks (USER_HZ: 100 on Linux).
+  const fields = readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** A timed run against a server process, with its CPU time per request (µs). */
+async function measured(server: { url: string; proc: ChildProcess }, path: string, headers: Record<string, string> = {}): Promise<{ result: autocannon.Result; cpuUs: number | undefined }> {
+  const before = cpuMs(server.proc.pid);
+  const result = await run(`${server.url}${path}`, headers);
+  const after = cpuMs(server.proc.pid);
+  const cpuUs = before === undefined || after === undefined || result.requests.total === 0 ? undefined : ((after - before) * 1000) / result.requests.total;
+  return { result, cpuUs };
+}
+
+const us = (value: number | undefined) => (value === undefined ? 'n/a' : value.toFixed(1));
+
 function run(url: string, headers: Record<string, string> = {}): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     autocannon({ url, headers, duration: DURATION, connections: CONNECTIONS }, (error, result) => (error ? reject(error) : resolve(result)));
@@ -76,20 +101,20 @@ const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 
 async function main(): Promise<void> {
   const kinds = (process.env.BENCH_KINDS ?? 'pglite,postgres').split(',').map((k) => k.trim());
-  const helloRun = async (): Promise<autocannon.Result> => {
+  const helloRun = async (): Promise<{ result: autocannon.Result; cpuUs: number | undefined }> => {
     const hello = await child(['hello']);
-    const result = await run(hello.url);
+    const measurement = await measured(hello, '/');
     await hello.stop();
-    return result;
+    return measurement;
   };
   const loadBefore = load();
-  const base = await helloRun();
+  const { result: base, cpuUs: baseCpu } = await helloRun();
   console.log(`\nMachine: ${os.cpus().length} cores (${os.cpus()[0]?.model}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
   console.log(`Load: ${CONNECTIONS} connections for ${DURATION} s each, autocannon on loopback in its own process; each server in its own process`);
   console.log(`Load average (1, 5, 15 min) at the start: ${loadBefore}\n`);
-  console.log('| measurement | requests/s (mean) | latency p50 ms | latency p99 ms | ratio to hello-world | sign-in p50 / p95 ms | load average (1 min) after |');
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
-  console.log(`| bare Fastify hello-world | ${base.requests.average.toFixed(0)} | ${base.latency.p50} | ${base.latency.p99} | 1 | | ${os.loadavg()[0]!.toFixed(2)} |`);
+  console.log('| measurement | requests/s (mean) | latency p50 ms | latency p99 ms | ratio to hello-world | server CPU µs per request | sign-in p50 / p95 ms | load average (1 min) after |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log(`| bare Fastify hello-world | ${base.requests.average.toFixed(0)} | ${base.latency.p50} | ${base.latency.p99} | 1 | ${us(baseCpu)} | | ${os.loadavg()[0]!.toFixed(2)} |`);
 
   for (const kind of kinds) {
     for (const cache of ['on', 'off']) {
@@ -117,24 +142,29 @@ async function main(): Promise<void> {
         cookie = result.cookie;
       }
       logins.sort((a, b) => a - b);
-      const me = await run(`${appUrl}/api/me`, { cookie });
+      const { result: me, cpuUs } = await measured(server, '/api/me', { cookie });
       await server.stop();
       if (me.non2xx > 0) throw new Error(`GET /api/me answered ${me.non2xx} non-2xx responses`);
-      rows.push({ kind, cache, me, logins });
+      rows.push({ kind, cache, me, logins, cpuUs });
       const label = `${kind === 'pglite' ? 'PGlite (in memory)' : 'PostgreSQL (loopback)'}, session cache ${cache}`;
       console.log(
-        `| authenticated GET /api/me, ${label} | ${me.requests.average.toFixed(0)} | ${me.latency.p50} | ${me.latency.p99} | ${(me.requests.average / base.requests.average).toFixed(3)} | ${percentile(logins, 50).toFixed(1)} / ${percentile(logins, 95).toFixed(1)} | ${os.loadavg()[0]!.toFixed(2)} |`,
+        `| authenticated GET /api/me, ${label} | ${me.requests.average.toFixed(0)} | ${me.latency.p50} | ${me.latency.p99} | ${(me.requests.average / base.requests.average).toFixed(3)} | ${us(cpuUs)} | ${percentile(logins, 50).toFixed(1)} / ${percentile(logins, 95).toFixed(1)} | ${os.loadavg()[0]!.toFixed(2)} |`,
       );
     }
   }
   // The machine is shared: the hello-world again at the end, and the ratios against the mean of both runs.
-  const end = await helloRun();
+  const { result: end, cpuUs: endCpu } = await helloRun();
   const mean = (base.requests.average + end.requests.average) / 2;
-  console.log(`| bare Fastify hello-world, again at the end | ${end.requests.average.toFixed(0)} | ${end.latency.p50} | ${end.latency.p99} | | | ${os.loadavg()[0]!.toFixed(2)} |`);
+  console.log(`| bare Fastify hello-world, again at the end | ${end.requests.average.toFixed(0)} | ${end.latency.p50} | ${end.latency.p99} | | ${us(endCpu)} | | ${os.loadavg()[0]!.toFixed(2)} |`);
   console.log(`\nRatios to the mean hello-world of the run (${mean.toFixed(0)}/s): ${rows.map((r) => `${r.kind} cache ${r.cache} ${(r.me.requests.average / mean).toFixed(3)}`).join(', ')}`);
+  if (baseCpu !== undefined && endCpu !== undefined) {
+    const helloCpu = (baseCpu + endCpu) / 2;
+    const ratios = rows.map((r) => `${r.kind} cache ${r.cache} ${r.cpuUs === undefined ? 'n/a' : (helloCpu / r.cpuUs).toFixed(3)}`);
+    console.log(`CPU ratios (hello-world's ${helloCpu.toFixed(1)} µs per request ÷ the app's): ${ratios.join(', ')}`);
+  }
 }
 
-const rows: { kind: string; cache: string; me: autocannon.Result; logins: number[] }[] = [];
+const rows: { kind: string; cache: string; me: autocannon.Result; logins: number[]; cpuUs: number | undefined }[] = [];
 
 const serveAt = process.argv.indexOf('--serve');
 await (serveAt >= 0 ? serve(process.argv.slice(serveAt + 1)) : main());

@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Fastify from 'fastify';
+import helmet from '@fastify/helmet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HELMET_OPTIONS } from '../src/app.ts';
 import { createTestApp, type TestApp } from './app.ts';
 import { createUser, FIXTURE_PASSWORD } from './fixtures.ts';
 
@@ -52,6 +55,28 @@ describe('security headers and cookie flags', () => {
     for (const url of ['/api/auth/providers', '/', '/app/products', '/api/no-such-route', '/api/me']) {
       const response = await t.app.inject({ method: 'GET', url });
       expectSecurityHeaders(response.headers, url);
+    }
+  });
+
+  it("are exactly those @fastify/helmet sends per request with the app's options (the app works them out once, decision 0073)", async () => {
+    const probe = Fastify();
+    await probe.register(helmet, HELMET_OPTIONS);
+    probe.get('/x', async () => ({ ok: true }));
+    const expected = (await probe.inject({ method: 'GET', url: '/x' })).headers;
+    await probe.close();
+    const own = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive']);
+    const names = Object.keys(expected).filter((name) => !own.has(name));
+    expect(names.length).toBeGreaterThanOrEqual(10);
+    const signedIn = await t.client().login('headers@sec.test', FIXTURE_PASSWORD);
+    const answers = {
+      'GET /api/me (cached session)': await signedIn.get('/api/me'),
+      'GET /api/me again': await signedIn.get('/api/me'),
+      'GET /api/no-such-route': await t.app.inject({ method: 'GET', url: '/api/no-such-route' }),
+      'POST /api/products without the CSRF token': await t.app.inject({ method: 'POST', url: '/api/products', payload: {} }),
+      'GET / (the web app)': await t.app.inject({ method: 'GET', url: '/' }),
+    };
+    for (const [what, answer] of Object.entries(answers)) {
+      for (const name of names) expect(answer.headers[name], `${what}: ${name}`).toBe(expected[name]);
     }
   });
 

@@ -7,6 +7,10 @@ import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import { createPharmacyWithStaff, type PharmacyFixture } from './fixtures.ts';
 import { TestClient } from './http.ts';
+import { clientsOf, daysFromToday, stockTestPharmacy } from './stock-helpers.ts';
+import { ADJUSTMENT_REASON_TYPES } from '@pharmapoint/domain/stock';
+
+const REASON = ADJUSTMENT_REASON_TYPES[0];
 
 /** How long another instance may still let a changed session through (decision 0062): the notification's delivery. */
 const NOTIFY_BOUND_MS = 1_000;
@@ -114,6 +118,95 @@ for (const kind of testDatabaseKinds()) {
       expect((await cashier.post('/api/auth/logout')).status).toBe(200);
       expect((await copy.get('/api/me')).status).toBe(401);
       expect((await owner.patch(`/api/users/${ph.users.cashier!.id}`, { role: 'cashier' })).status).toBe(200);
+    });
+  });
+}
+
+for (const kind of testDatabaseKinds()) {
+  describe(`what a write drops from the session cache of its own instance on ${kind} (decision 0073)`, () => {
+    let t: TestApp;
+    let app: App;
+    const loads = { sessions: 0 };
+    const clients: Record<string, TestClient> = {};
+    let users: Record<string, string>;
+    let product: string;
+    let sales = 0;
+
+    beforeAll(async () => {
+      t = await createTestApp(kind);
+      const ph = await stockTestPharmacy(t.db, `cache_writes_${kind}`, ['owner', 'cashier']);
+      users = ph.users as Record<string, string>;
+      const db = t.db;
+      // Session loads counted; on PostgreSQL this instance hears no notification at all (its LISTEN delivers
+      // nothing), so what it drops comes from its own transactions only. (PGlite's listener hears a transaction's
+      // notifications before its COMMIT returns: that is its way.)
+      const counted: Database = {
+        ...db,
+        owner: { query: (sql, params) => ((loads.sessions += /FROM sessions s/.test(sql) ? 1 : 0), db.owner.query(sql, params)) } satisfies Queryable,
+        ...(kind === 'postgres' ? { listen: async () => async () => undefined } : {}),
+      };
+      app = await buildApp({ db: counted, config: t.config, mailer: createMailer({ db: counted, config: t.config }) });
+      for (const [role, client] of Object.entries(await clientsOf(t, ph))) clients[role] = sameBrowserOn(app, client);
+      const created = await clients.owner!.post('/api/products', { name: 'Paracetamol 500mg', sku: 'PARA', sellingPriceCents: 1000, purchasePriceCents: 500 });
+      expect(created.status).toBe(201);
+      product = created.body.product.id;
+      const batch = { batchNumber: 'A', expiryDate: daysFromToday(300), quantity: 50, unitCostCents: 500 };
+      expect((await clients.owner!.post(`/api/products/${product}/batches`, batch)).status).toBe(201);
+    });
+    afterAll(async () => {
+      await app?.close();
+      await t?.close();
+    });
+
+    const sell = async (who: TestClient) => {
+      sales += 1;
+      const id = `5e55ca5e-0000-4000-8000-${String(sales).padStart(12, '0')}`;
+      const sale = { id, lines: [{ productId: product, quantity: 1 }], payments: [{ method: 'Cash', amountCents: 1000 }], expectedTotalCents: 1000 };
+      const res = await who.request('POST', '/api/sales', sale, { 'idempotency-key': id });
+      expect(res.status).toBe(201);
+    };
+
+    it('a sale and a stock adjustment drop no session: the till and its pharmacy stay cached', async () => {
+      const cashier = clients.cashier!;
+      const owner = clients.owner!;
+      expect((await cashier.get('/api/me')).status).toBe(200);
+      expect((await owner.get('/api/me')).status).toBe(200);
+      loads.sessions = 0;
+      for (let i = 0; i < 3; i++) {
+        await sell(cashier);
+        expect((await cashier.get('/api/me')).status).toBe(200);
+      }
+      const adjustment = await owner.post('/api/stock/adjustments', { reason: 'Shelf count', items: [{ productId: product, delta: -1, reasonType: REASON }] });
+      expect(adjustment.status, JSON.stringify(adjustment.body)).toBeLessThan(300);
+      expect((await owner.get('/api/me')).status).toBe(200);
+      expect((await cashier.get('/api/me')).status).toBe(200);
+      expect(loads.sessions).toBe(0);
+    });
+
+    it('a role and permission change, a branch renamed, a lock and a sign-out show at once on the next request', async () => {
+      const cashier = clients.cashier!;
+      const owner = clients.owner!;
+      const before = (await cashier.get('/api/me')).body;
+      expect(before.membership.role).toBe('cashier');
+      expect((await owner.patch(`/api/users/${users.cashier}`, { role: 'inventory' })).status).toBe(200);
+      const after = (await cashier.get('/api/me')).body;
+      expect(after.membership.role).toBe('inventory');
+      expect(after.permissions).not.toEqual(before.permissions);
+      expect((await cashier.get('/api/stock/adjustments')).status).not.toBe(403);
+      expect((await owner.patch(`/api/users/${users.cashier}`, { role: 'cashier' })).status).toBe(200);
+      expect((await cashier.get('/api/me')).body.membership.role).toBe('cashier');
+      // The owner changed only the cashier: the owner's own session was not dropped.
+      loads.sessions = 0;
+      expect((await owner.get('/api/me')).status).toBe(200);
+      expect(loads.sessions).toBe(0);
+      const branch = before.allowedBranches[1] as { id: string; name: string };
+      expect((await owner.patch(`/api/branches/${branch.id}`, { name: `${branch.name} Hub` })).status).toBe(200);
+      expect((await cashier.get('/api/me')).body.allowedBranches.map((b: { name: string }) => b.name)).toContain(`${branch.name} Hub`);
+      expect((await cashier.post('/api/auth/lock')).status).toBe(200);
+      expect((await cashier.get('/api/products')).body.error.code).toBe('SESSION_LOCKED');
+      const copy = sameBrowserOn(app, cashier);
+      expect((await cashier.post('/api/auth/logout')).status).toBe(200);
+      expect((await copy.get('/api/me')).status).toBe(401);
     });
   });
 }

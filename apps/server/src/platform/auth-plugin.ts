@@ -53,8 +53,27 @@ interface SessionRow {
   branches: SessionBranch[] | null;
 }
 
-/** A loaded session as the cache keeps it: the row, read once, judged again on every use (expiry, auto-logout). */
-type CachedSessionRow = SessionRow;
+/**
+ * A loaded session as the cache keeps it: the row, read once and judged again on every use (expiry, auto-logout),
+ * and what follows from the row alone, worked out once per load instead of once per request: request.auth, the
+ * route access decisions, answers such as GET /api/me's body (fromSession). A load is never changed: a change to
+ * the session, its user, membership, pharmacy or branches drops the entry (decision 0062), the next request loads
+ * a new one and everything is worked out again from it.
+ */
+interface LoadedSession {
+  row: SessionRow;
+  tokenHash: string;
+  /** request.auth while the session is valid (frozen: every request of the session shares it); built on first use. */
+  auth: RequestAuth | undefined;
+  /** Does this session pass a route's access (keyed by the route's access value, one per route)? */
+  readonly permits: Map<RouteAccess, boolean>;
+  /** Answers worked out from this session alone (fromSession). */
+  readonly derived: Map<string, unknown>;
+}
+
+function loaded(row: SessionRow, tokenHash: string): LoadedSession {
+  return { row, tokenHash, auth: undefined, permits: new Map(), derived: new Map() };
+}
 
 /**
  * Reads a session by its token's hash with everything a request and GET /api/me need (user, membership,
@@ -87,19 +106,21 @@ function timeOf(value: Date | string): number {
   return new Date(value).getTime();
 }
 
-/**
- * The request's signed-in user from a session row, or null when the session has expired, is past its auto-logout,
- * or its user is inactive. Judged on every use (a cached row too), against the clock of now.
- */
-function sessionAuth(row: SessionRow, tokenHash: string, config: Pick<Config, 'autoLogoutMinutes'> | undefined, now: number): RequestAuth | null {
-  if (!row.is_active || row.is_disabled) return null;
-  if (timeOf(row.expires_at) <= now) return null;
+/** Is the session usable now: not expired, not past its auto-logout, its user active? Judged on every use. */
+function sessionValid(row: SessionRow, config: Pick<Config, 'autoLogoutMinutes'> | undefined, now: number): boolean {
+  if (!row.is_active || row.is_disabled) return false;
+  if (timeOf(row.expires_at) <= now) return false;
   // A locked session not unlocked within the auto-logout countdown is over (the browser signs out at 0:00 too).
-  if (config && row.locked_at && now - timeOf(row.locked_at) > config.autoLogoutMinutes * 60_000) return null;
+  if (config && row.locked_at && now - timeOf(row.locked_at) > config.autoLogoutMinutes * 60_000) return false;
+  return true;
+}
+
+/** The request's signed-in user from a valid session row: a function of the row alone (frozen, it is shared). */
+function buildAuth(row: SessionRow, tokenHash: string): RequestAuth {
   // Only an accepted, active membership gives access: an invitation waiting for its answer gives none (decision 0015).
   const member = row.role !== null && row.membership_active === true && row.membership_accepted === true;
   const isDemo = member && row.role === 'demo';
-  const subject: PermissionSubject = {
+  const subject: PermissionSubject = Object.freeze({
     role: member ? row.role! : 'user',
     permissions: member ? row.permissions : null,
     isOwner: member ? Boolean(row.is_owner) : false,
@@ -107,8 +128,10 @@ function sessionAuth(row: SessionRow, tokenHash: string, config: Pick<Config, 'a
     isDemoUser: isDemo,
     // No isPlatformOperator here: in a pharmacy an operator holds what their membership gives, like anyone else;
     // their own area is guarded by the 'operator' access (issue 7, decision 0047).
-  };
-  return {
+  });
+  const pharmacy =
+    member && row.pharmacy_name !== null ? Object.freeze({ name: row.pharmacy_name, isDemo: Boolean(row.pharmacy_is_demo), theme: row.pharmacy_theme ?? {} }) : null;
+  return Object.freeze({
     tokenHash,
     userId: row.user_id,
     email: row.email,
@@ -117,29 +140,35 @@ function sessionAuth(row: SessionRow, tokenHash: string, config: Pick<Config, 'a
     pharmacyId: member ? row.pharmacy_id : null,
     branchId: member ? row.branch_id : null,
     membership: member
-      ? {
+      ? Object.freeze({
           role: row.role!,
           permissions: row.permissions,
           allowedBranchIds: row.allowed_branch_ids,
           defaultBranchId: row.default_branch_id,
           hasPosAccess: Boolean(row.has_pos_access),
           isOwner: Boolean(row.is_owner),
-        }
+        })
       : null,
-    permissions: member ? effectivePermissions(subject) : [],
+    permissions: Object.freeze(member ? effectivePermissions(subject) : []),
     subject,
     isDemo,
     locked: row.locked_at !== null,
-    profile: {
+    profile: Object.freeze({
       emailVerified: row.email_verified,
       hasPin: row.has_pin,
       lastLoginAt: row.last_login_at === null ? null : new Date(row.last_login_at).toISOString(),
-      pharmacy:
-        member && row.pharmacy_name !== null
-          ? { name: row.pharmacy_name, isDemo: Boolean(row.pharmacy_is_demo), theme: row.pharmacy_theme ?? {} }
-          : null,
-    },
-  };
+      pharmacy,
+    }),
+  });
+}
+
+/**
+ * The request's signed-in user from a loaded session, or null when the session has expired, is past its
+ * auto-logout, or its user is inactive (judged against the clock of now on every use, a cached load too).
+ */
+function sessionAuth(session: LoadedSession, config: Pick<Config, 'autoLogoutMinutes'> | undefined, now: number): RequestAuth | null {
+  if (!sessionValid(session.row, config, now)) return null;
+  return (session.auth ??= buildAuth(session.row, session.tokenHash));
 }
 
 /**
@@ -149,21 +178,48 @@ function sessionAuth(row: SessionRow, tokenHash: string, config: Pick<Config, 'a
 export async function loadSession(db: Database, token: string, config?: Pick<Config, 'autoLogoutMinutes'>): Promise<RequestAuth | null> {
   const tokenHash = hashSecret(token);
   const row = await readSessionRow(db, tokenHash);
-  return row ? sessionAuth(row, tokenHash, config, Date.now()) : null;
+  return row ? sessionAuth(loaded(row, tokenHash), config, Date.now()) : null;
 }
 
-/** The session row each request was authenticated with (request.auth is made from it). */
-const requestRows = new WeakMap<FastifyRequest, SessionRow>();
+/** The loaded session each request was authenticated with (request.auth is made from it); a request decoration. */
+const SESSION = Symbol('pharmapoint.session');
+type WithSession = FastifyRequest & { [SESSION]: LoadedSession | null };
+
+function requestSession(request: FastifyRequest): LoadedSession | null {
+  return (request as WithSession)[SESSION];
+}
 
 /** The branches of the request's session's pharmacy, read with the session (undefined when no session was loaded). */
 export function sessionBranches(request: FastifyRequest): SessionBranch[] | undefined {
-  const row = requestRows.get(request);
-  return row ? (row.branches ?? []) : undefined;
+  const session = requestSession(request);
+  return session ? (session.row.branches ?? []) : undefined;
+}
+
+/**
+ * An answer worked out from the request's session alone (its row: the user, membership, pharmacy and branches
+ * as loaded), kept with the loaded session and reused by the session's next requests until the session cache
+ * drops the load (any change to what the row holds, decision 0062) or it expires (ttl). `compute` must depend on
+ * nothing but the session and the server's configuration. Without a loaded session it is simply computed.
+ */
+export function fromSession<T>(request: FastifyRequest, key: string, compute: () => T): T {
+  const session = requestSession(request);
+  if (!session) return compute();
+  if (session.derived.has(key)) return session.derived.get(key) as T;
+  const value = compute();
+  session.derived.set(key, value);
+  return value;
 }
 
 /** Was this session signed in less than ADMIN_SESSION_HOURS ago (what the operator's admin area requires)? */
 function adminSessionFresh(row: SessionRow, now: number): boolean {
   return now - timeOf(row.created_at) < ADMIN_SESSION_HOURS * 3_600_000;
+}
+
+/** Does the session pass the route's access? Decided once per loaded session and route. */
+function permitsOnce(session: LoadedSession, auth: RequestAuth, access: RouteAccess): boolean {
+  let decision = session.permits.get(access);
+  if (decision === undefined) session.permits.set(access, (decision = permits(auth, access)));
+  return decision;
 }
 
 function permits(auth: RequestAuth, access: RouteAccess): boolean {
@@ -201,32 +257,37 @@ export const SESSION_HINT_COOKIE = 'pp_signed_in';
 declare module 'fastify' {
   interface FastifyInstance {
     /** The loaded sessions of this instance (platform/session-cache.ts, decision 0062). */
-    sessionCache: SessionCache<CachedSessionRow>;
+    sessionCache: SessionCache<LoadedSession>;
   }
 }
 
 /**
  * Sessions, CSRF and route access for the whole app:
  * - every route must declare config.access (checked when the route is added);
- * - the session cookie is read on each /api request, from the session cache or in one query (decision 0062);
+ * - the session cookie is read on each /api request, from the session cache or in one query (decision 0062); a
+ *   cached session is found by its token and decided synchronously, with what follows from its row (request.auth,
+ *   route access, GET /api/me's body) worked out once per load (decision 0073);
+ * - what a write request changed in the sessions it may concern is dropped from this instance's cache by its own
+ *   transactions at commit (SessionCache.watch, migration 0033), not by the request's method: a sale drops none;
  * - state-changing requests need the double-submit CSRF token (cookie pp_csrf = header x-csrf-token);
  * - the declared access, the session lock and demo read-only are enforced before the body is even read.
  */
 export const authPlugin = fp<{ db: Database; config: Config; sessionCacheMs?: number }>(async (app: FastifyInstance, { db, config, sessionCacheMs }) => {
   app.decorateRequest('auth', null);
-  const cache = new SessionCache<CachedSessionRow>(sessionCacheMs ?? SESSION_CACHE_TTL_MS);
+  app.decorateRequest(SESSION, null);
+  const cache = new SessionCache<LoadedSession>(sessionCacheMs ?? SESSION_CACHE_TTL_MS);
   await cache.attach(db);
   app.decorate('sessionCache', cache);
   app.addHook('onClose', async () => cache.detach());
 
-  /** The session row of a token hash: from the cache, else one query (stored unless something changed meanwhile). */
-  async function sessionRow(tokenHash: string): Promise<SessionRow | undefined> {
-    const cached = cache.get(tokenHash);
-    if (cached) return cached;
+  /** The loaded session of a token: from the cache, else one query (stored unless something changed meanwhile). */
+  async function loadInto(token: string, tokenHash: string): Promise<LoadedSession | undefined> {
     const epoch = cache.epoch;
     const row = await readSessionRow(db, tokenHash);
-    if (row) cache.store(tokenHash, row, { userId: row.user_id, pharmacyId: row.pharmacy_id }, epoch);
-    return row;
+    if (!row) return undefined;
+    const session = loaded(row, tokenHash);
+    cache.store(tokenHash, session, { userId: row.user_id, pharmacyId: row.pharmacy_id }, epoch, token);
+    return session;
   }
 
   app.addHook('onRoute', (route) => {
@@ -235,58 +296,71 @@ export const authPlugin = fp<{ db: Database; config: Config; sessionCacheMs?: nu
     if (!route.config?.access) throw new Error(`Route ${route.method} ${url} declares no access (config.access)`);
   });
 
+  /**
+   * Authenticates and authorises a request once its session is known (undefined: no session cookie, or an
+   * unknown or revoked token). Synchronous but for the admin area's expiry (a revocation): then a promise.
+   */
+  function authorize(request: FastifyRequest, reply: FastifyReply, session: LoadedSession | undefined): Promise<void> | undefined {
+    const now = Date.now();
+    const auth = session ? sessionAuth(session, config, now) : null;
+    request.auth = auth;
+    if (session && auth) (request as WithSession)[SESSION] = session;
+
+    const routeConfig = request.routeOptions.config;
+    const access = routeConfig?.access;
+    if (!access) return undefined; // unknown paths (404)
+    const safe = SAFE_METHODS.has(request.method);
+    if (!safe) {
+      const cookie = request.cookies[CSRF_COOKIE];
+      const header = request.headers[CSRF_HEADER];
+      if (!cookie || typeof header !== 'string' || header !== cookie) throw new AppError('CSRF_FAILED');
+    }
+    if (access === 'public') return undefined;
+    if (!auth || !session) throw new AppError('NOT_AUTHENTICATED');
+    if (auth.locked && !routeConfig.allowWhenLocked) throw new AppError('SESSION_LOCKED');
+    if (auth.isDemo && !safe && !routeConfig.allowForDemo) throw new AppError('DEMO_READ_ONLY');
+    if (!permitsOnce(session, auth, access)) throw new AppError(auth.pharmacyId || access === 'operator' ? 'FORBIDDEN' : 'NO_PHARMACY_CONTEXT');
+    if (access === 'operator' && !adminSessionFresh(session.row, now)) return endAdminSession(request, reply, auth);
+    return undefined;
+  }
+
+  /**
+   * The admin session lasts ADMIN_SESSION_HOURS from sign-in on the server too, not only in the browser (issue 7,
+   * decision 0047): past it the session ends and the operator signs in again.
+   */
+  async function endAdminSession(request: FastifyRequest, reply: FastifyReply, auth: RequestAuth): Promise<void> {
+    await db.owner.query(`UPDATE sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL`, [auth.tokenHash]);
+    cache.dropSession(auth.tokenHash);
+    clearSessionCookie(reply, config);
+    request.auth = null;
+    (request as WithSession)[SESSION] = null;
+    throw new AppError('NOT_AUTHENTICATED');
+  }
+
   // Everything runs in onRequest, before the body is parsed and validated: a caller who is not signed in, not
-  // allowed or without the CSRF token gets 401/403, never a 400 about a body they may not send at all.
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api') && !request.url.startsWith('/health')) return;
-    if (request.url.startsWith('/health') && request.routeOptions.config?.access === 'public') return; // health checks: no session lookup
+  // allowed or without the CSRF token gets 401/403, never a 400 about a body they may not send at all. A request
+  // whose session is cached is decided synchronously (no promise, no hashing: the cache finds it by its token).
+  app.addHook('onRequest', (request, reply, done) => {
+    const url = request.url;
+    if (!url.startsWith('/api') && !url.startsWith('/health')) return done();
+    if (url.startsWith('/health') && request.routeOptions.config?.access === 'public') return done(); // health checks: no session lookup
+    if (!SAFE_METHODS.has(request.method)) {
+      // A write: its transactions tell this instance's cache what they changed (SessionCache.watch, decision 0073).
+      const ended = cache.writeStarted();
+      reply.raw.once('finish', ended);
+      reply.raw.once('close', ended);
+    }
     // Hand every browser a CSRF token it can echo back in a header (double-submit cookie).
     if (!request.cookies[CSRF_COOKIE]) {
       reply.setCookie(CSRF_COOKIE, newSecret(24), { path: '/', sameSite: 'lax', secure: config.secureCookies });
     }
     const token = request.cookies[SESSION_COOKIE];
-    const tokenHash = token ? hashSecret(token) : null;
-    const row = tokenHash ? await sessionRow(tokenHash) : undefined;
-    const now = Date.now();
-    request.auth = row && tokenHash ? sessionAuth(row, tokenHash, config, now) : null;
-    if (row && request.auth) requestRows.set(request, row);
-
-    const routeConfig = request.routeOptions.config;
-    const access = routeConfig?.access;
-    if (!access) return; // unknown paths (404)
-    if (!SAFE_METHODS.has(request.method)) {
-      const cookie = request.cookies[CSRF_COOKIE];
-      const header = request.headers[CSRF_HEADER];
-      if (!cookie || typeof header !== 'string' || header !== cookie) throw new AppError('CSRF_FAILED');
+    const hit = token ? cache.getByToken(token) : undefined;
+    if (!token || hit) {
+      const pending = authorize(request, reply, hit?.value);
+      if (pending) return pending;
+      return done();
     }
-    if (access === 'public') return;
-    const auth = request.auth;
-    if (!auth) throw new AppError('NOT_AUTHENTICATED');
-    if (auth.locked && !routeConfig.allowWhenLocked) throw new AppError('SESSION_LOCKED');
-    if (auth.isDemo && !SAFE_METHODS.has(request.method) && !routeConfig.allowForDemo) throw new AppError('DEMO_READ_ONLY');
-    if (!permits(auth, access)) throw new AppError(auth.pharmacyId || access === 'operator' ? 'FORBIDDEN' : 'NO_PHARMACY_CONTEXT');
-    if (access === 'operator' && row && !adminSessionFresh(row, now)) {
-      // The admin session lasts ADMIN_SESSION_HOURS from sign-in on the server too, not only in the browser
-      // (issue 7, decision 0047): past it the session ends and the operator signs in again.
-      await db.owner.query(`UPDATE sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL`, [auth.tokenHash]);
-      cache.dropSession(auth.tokenHash);
-      clearSessionCookie(reply, config);
-      request.auth = null;
-      throw new AppError('NOT_AUTHENTICATED');
-    }
-  });
-
-  // A write on this instance drops, before its answer leaves, the cached sessions it may have changed: its own
-  // user's and its pharmacy's; a platform operator's or a caller's without a session (sign-in, password reset,
-  // invitations) drops every one when it succeeded (a refused sign-in changed no session: a flood of them must not
-  // empty the cache). Its transaction has committed by now, so this instance's next request sees the change
-  // without waiting for the notification of migration 0029 (which tells the other instances).
-  app.addHook('onSend', async (request, reply) => {
-    if (SAFE_METHODS.has(request.method) || !request.url.startsWith('/api')) return;
-    const auth = request.auth;
-    const row = requestRows.get(request);
-    if (auth && row && !auth.isPlatformOperator) cache.dropWhere({ userId: auth.userId, pharmacyId: row.pharmacy_id });
-    else if (reply.statusCode < 400) cache.clear();
-    else if (auth) cache.dropWhere({ userId: auth.userId });
+    return loadInto(token, hashSecret(token)).then((session) => authorize(request, reply, session));
   });
 });

@@ -1,4 +1,4 @@
-import type { Database } from '../db/database.ts';
+import { beforeCommit, type Database } from '../db/database.ts';
 
 /**
  * A short-lived in-process cache of loaded sessions, keyed by the session token's hash (decision 0062). Every
@@ -8,15 +8,19 @@ import type { Database } from '../db/database.ts';
  * - every change a cached session shows fires a row trigger (migration 0029) that sends NOTIFY pp_session_cache
  *   with the key of what changed (s:<token hash>, u:<user id>, p:<pharmacy id>); every instance LISTENs and drops
  *   the entries concerned as soon as the notification arrives, which PostgreSQL sends at COMMIT;
- * - a write request on this instance drops, when it answers, the entries of its own user and pharmacy (all of them
- *   for a platform operator or a caller without a session), so what a request changed is seen by this instance's
- *   next request without waiting for the notification;
+ * - the same triggers list the keys in the transaction's setting pharmapoint.session_cache (migration 0033); the
+ *   transactions of this instance read it at commit and drop those entries before the request answers (watch()),
+ *   so what a request changed is seen by this instance's next request without waiting for the notification, and a
+ *   write that changed no session (a sale, a stock change) drops nothing (decision 0073);
  * - a load that started before an invalidation is never stored (an epoch counts invalidations), so a session
  *   read before a sign-out committed cannot be cached after it;
  * - an entry lives `ttlMs` at most: the bound when a notification is lost (the LISTEN connection was dropped and
  *   reconnects a second later; notifications of the gap are not replayed).
  */
 export const SESSION_CACHE_CHANNEL = 'pp_session_cache';
+
+/** The transaction-local setting migration 0033's triggers list their keys in (' s:… u:… ', or '*': everything). */
+export const SESSION_CACHE_KEYS_SETTING = 'pharmapoint.session_cache';
 
 /** How long an entry may be used without being loaded again (the bound of decision 0062). */
 export const SESSION_CACHE_TTL_MS = 5_000;
@@ -31,6 +35,9 @@ export interface CacheKeys {
 }
 
 interface Entry<T> {
+  hash: string;
+  /** The session token itself when the load was asked by token (getByToken finds it without hashing). */
+  token: string | undefined;
   value: T;
   keys: CacheKeys;
   storedAt: number;
@@ -38,11 +45,19 @@ interface Entry<T> {
 
 export class SessionCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
+  /**
+   * The same entries by the token they were loaded for: a request finds its session without hashing its token
+   * (SHA-256 through node:crypto is a few microseconds, a sizeable part of a cached request). The tokens live here
+   * only as long as their entry (ttlMs at most), in this process's memory, which every request's cookie reaches
+   * anyway; the database still stores and is asked by the hash only.
+   */
+  private readonly byToken = new Map<string, Entry<T>>();
   private epochValue = 0;
   private unlisten: (() => Promise<void>) | null = null;
   private db: Database | null = null;
   private readonly instance = Math.random().toString(36).slice(2, 10);
   private syncs = 0;
+  private writes = 0;
   private readonly waiting = new Map<string, () => void>();
 
   constructor(
@@ -65,30 +80,50 @@ export class SessionCache<T> {
   }
 
   get(tokenHash: string): T | undefined {
-    const entry = this.entries.get(tokenHash);
-    if (!entry) return undefined;
-    if (this.clock() - entry.storedAt >= this.ttlMs) {
-      this.entries.delete(tokenHash);
-      return undefined;
-    }
-    return entry.value;
+    return this.fresh(this.entries.get(tokenHash))?.value;
   }
 
-  /** Keeps a loaded value, unless something was invalidated since `epoch` (the load may predate the change). */
-  store(tokenHash: string, value: T, keys: CacheKeys, epoch: number): void {
-    if (!this.enabled || epoch !== this.epochValue) return;
+  /** The entry loaded for this session token, with its hash, if it is still fresh. */
+  getByToken(token: string): { hash: string; value: T } | undefined {
+    return this.fresh(this.byToken.get(token));
+  }
+
+  private fresh(entry: Entry<T> | undefined): Entry<T> | undefined {
+    if (!entry) return undefined;
+    if (this.clock() - entry.storedAt >= this.ttlMs) {
+      this.remove(entry.hash);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private remove(tokenHash: string): void {
+    const entry = this.entries.get(tokenHash);
+    if (!entry) return;
     this.entries.delete(tokenHash);
+    if (entry.token !== undefined) this.byToken.delete(entry.token);
+  }
+
+  /**
+   * Keeps a loaded value, unless something was invalidated since `epoch` (the load may predate the change). With
+   * `token`, getByToken finds it too.
+   */
+  store(tokenHash: string, value: T, keys: CacheKeys, epoch: number, token?: string): void {
+    if (!this.enabled || epoch !== this.epochValue) return;
+    this.remove(tokenHash);
     if (this.entries.size >= MAX_ENTRIES) {
       const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
+      if (oldest !== undefined) this.remove(oldest);
     }
-    this.entries.set(tokenHash, { value, keys, storedAt: this.clock() });
+    const entry: Entry<T> = { hash: tokenHash, token, value, keys, storedAt: this.clock() };
+    this.entries.set(tokenHash, entry);
+    if (token !== undefined) this.byToken.set(token, entry);
   }
 
   /** Drops one session's entry. */
   dropSession(tokenHash: string): void {
     this.epochValue += 1;
-    this.entries.delete(tokenHash);
+    this.remove(tokenHash);
   }
 
   /** Drops every entry of a user, or of sessions in a pharmacy. */
@@ -96,7 +131,7 @@ export class SessionCache<T> {
     this.epochValue += 1;
     for (const [hash, entry] of this.entries) {
       if ((match.userId !== undefined && entry.keys.userId === match.userId) || (match.pharmacyId && entry.keys.pharmacyId === match.pharmacyId)) {
-        this.entries.delete(hash);
+        this.remove(hash);
       }
     }
   }
@@ -104,6 +139,56 @@ export class SessionCache<T> {
   clear(): void {
     this.epochValue += 1;
     this.entries.clear();
+    this.byToken.clear();
+  }
+
+  /** Applies the keys a transaction listed in SESSION_CACHE_KEYS_SETTING ('*' or anything unknown clears the cache). */
+  applyKeys(listed: string): void {
+    for (const key of listed.split(' ')) if (key) this.apply(key);
+  }
+
+  /**
+   * Counts a write request (any method but GET/HEAD/OPTIONS) from its start until `end` is called (when its answer
+   * is sent or its connection closes): while one is in flight, watch() reads the keys of each transaction.
+   */
+  writeStarted(): () => void {
+    this.writes += 1;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.writes -= 1;
+    };
+  }
+
+  /**
+   * The database as the request transactions should use it: on PostgreSQL, while a write request is in flight,
+   * each transaction reads at its end the keys the triggers of migration 0033 listed (the sessions, users,
+   * memberships, branches and pharmacies it changed) and, once it has committed, drops those entries here, before
+   * the request answers. A transaction that changed none of those tables lists none and drops nothing; a read-only
+   * request's transactions (none in flight) skip the read. On PGlite the triggers' notifications reach this
+   * instance's listener before COMMIT returns: nothing to add. (One statement more per write transaction; the
+   * transaction layer could read the setting in COMMIT's own round trip, decision 0073.)
+   */
+  watch(db: Database): Database {
+    if (db.kind !== 'postgres') return db;
+    const transaction: Database['transaction'] = async (scope, work) => {
+      if (!this.enabled || this.writes === 0) return db.transaction(scope, work);
+      let listed = '';
+      const value = await db.transaction(scope, async (q) => {
+        const result = await work(q);
+        // Registered after the work, so it runs after the tasks the work registered (which may write too).
+        beforeCommit(q, 'session-cache-keys', async () => {
+          const [row] = await q.query<{ keys: string | null }>(`SELECT current_setting('${SESSION_CACHE_KEYS_SETTING}', true) AS keys`);
+          listed = row?.keys ?? '';
+        });
+        return result;
+      });
+      // Committed: drop what it changed before the request answers.
+      if (listed) this.applyKeys(listed);
+      return value;
+    };
+    return Object.assign(Object.create(db) as Database, { transaction });
   }
 
   /** Applies one notification of migration 0029 (anything unknown clears the cache: safe by default). */

@@ -1,5 +1,5 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   acceptInviteRequestSchema,
   authProvidersResponseSchema,
@@ -28,7 +28,7 @@ import { verifyEmailResponseSchema } from '@pharmapoint/domain/demo';
 import type { ModuleRegistrar } from '../../platform/module.ts';
 import { completeDemoVerification } from '../demo/demo.service.ts';
 import { acceptInvitation, declineInvitation, listOwnPharmacies, switchPharmacy } from '../users/memberships.service.ts';
-import { clearSessionCookie, sessionBranches, setSessionCookie } from '../../platform/auth-plugin.ts';
+import { clearSessionCookie, fromSession, sessionBranches, setSessionCookie } from '../../platform/auth-plugin.ts';
 import { hashPassword } from '../../platform/passwords.ts';
 import { routeSteps } from '../../platform/transaction.ts';
 import {
@@ -52,6 +52,14 @@ import { buildMe, meOf } from './me.ts';
 
 const tags = ['auth'];
 
+/**
+ * Sends JSON the route's own serializer made earlier (reply.serialize), as it is: a string with a JSON Content-Type
+ * is not serialized again. (The typed reply accepts only the declared answer's shape, hence the plain reply.)
+ */
+function sendJson(reply: FastifyReply, json: string): void {
+  void reply.type('application/json; charset=utf-8').send(json);
+}
+
 /** The caller as the sign-in limits see it: request.ip follows TRUST_PROXY (config.ts), the socket's peer by default. */
 function client(request: FastifyRequest): Client {
   const ua = request.headers['user-agent'];
@@ -69,10 +77,17 @@ export const registerAuth: ModuleRegistrar = async (app, deps) => {
       config: { access: 'authenticated', allowWhenLocked: true },
       schema: { tags, summary: 'The signed-in user, pharmacy, permissions and branches', response: { 200: meResponseSchema } },
     },
-    async (request, reply) => {
-      // The branches came with the session (one query, or none from the session cache): no transaction here.
+    (request, reply) => {
+      // The branches came with the session (one query, or none from the session cache): no transaction here. The
+      // answer depends on the loaded session alone, so its JSON (made by the route's serializer, as declared) is
+      // kept with the session and sent as it is to the session's next requests until the cache drops the load
+      // (decision 0073): a hit does no work but the send.
       const branches = sessionBranches(request);
-      if (request.auth && branches) return meOf(config, request.auth, branches);
+      const auth = request.auth;
+      if (auth && branches) {
+        sendJson(reply, fromSession(request, 'GET /api/me', () => reply.serialize(meOf(config, auth, branches)) as string));
+        return;
+      }
       return app.inUser(request, reply, (q, user) => buildMe(q, config, user));
     },
   );
