@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMaintenance, msUntilUtcHour, requestAnalyze, type Maintenance } from '../src/platform/maintenance.ts';
 import { createTestApp, type TestApp } from './app.ts';
+import { testDatabaseKinds } from './database.ts';
 import type { TestClient } from './http.ts';
 import { signedInClient, stockPharmacy, type StockPharmacy } from './import-helpers.ts';
 
@@ -143,4 +144,46 @@ describe('planner statistics on the embedded database (platform/maintenance.ts)'
     expect(msUntilUtcHour(0, new Date('2026-11-23T20:30:00Z'))).toBe(3.5 * 3_600_000);
     expect(msUntilUtcHour(21, new Date('2026-11-23T21:00:00Z'))).toBe(24 * 3_600_000);
   });
+});
+
+// On PostgreSQL the scheduler runs only where nobody else keeps the statistics: a server with autovacuum off (this
+// project's CI and benchmark machine) gets the same passes as PGlite; with autovacuum on it does nothing.
+describe.skipIf(!testDatabaseKinds().includes('postgres'))('planner statistics on PostgreSQL (platform/maintenance.ts)', () => {
+  let t: TestApp;
+  let maintenance: Maintenance;
+  beforeAll(async () => {
+    t = await createTestApp('postgres');
+  });
+  afterAll(async () => {
+    await maintenance?.stop();
+    await t?.close();
+  });
+
+  it('runs the passes when autovacuum is off, and stays idle when it is on', async () => {
+    const [setting] = await t.db.owner.query<{ autovacuum: string }>(`SELECT current_setting('autovacuum') AS autovacuum`);
+    const lines: string[] = [];
+    maintenance = createMaintenance(t.db, { requestedDelayMs: 50, log: (line) => lines.push(line) });
+    maintenance.start();
+    // start() asks the server first; give the answer time to arrive.
+    for (let waited = 0; waited < 5_000 && !maintenance.active && setting!.autovacuum === 'off'; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(maintenance.active).toBe(setting!.autovacuum === 'off');
+    if (setting!.autovacuum !== 'off') return;
+
+    await t.db.owner.query('CREATE TABLE maint_pg_scratch (n int)');
+    await t.db.owner.query('INSERT INTO maint_pg_scratch SELECT generate_series(1, 1000)');
+    requestAnalyze(t.db);
+    let analyzed: string | null = null;
+    for (let waited = 0; waited < 20_000 && !analyzed; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await t.db.owner.query('SELECT pg_stat_force_next_flush()');
+      [{ last_analyze: analyzed } = { last_analyze: null }] = await t.db.owner.query<{ last_analyze: string | null }>(
+        `SELECT last_analyze FROM pg_stat_user_tables WHERE relname = 'maint_pg_scratch'`,
+      );
+    }
+    expect(analyzed).not.toBeNull();
+    expect(lines).toContain('maintenance: autovacuum is off on this PostgreSQL server: the app analyzes changed tables itself');
+    await maintenance.stop();
+    expect(maintenance.active).toBe(false);
+  }, 30_000);
 });
