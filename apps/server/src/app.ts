@@ -81,7 +81,17 @@ export const HELMET_OPTIONS = {
  * a throwaway instance, and sets the same headers in one hook (decision 0073). Whatever a future helmet version
  * sends, the app sends: the headers are helmet's, not a copy of them.
  */
-export async function securityHeaders(): Promise<[string, string][]> {
+export function securityHeaders(): Promise<readonly (readonly [string, string])[]> {
+  // The same for every app of the process (the options are constant): asked once.
+  securityHeadersOnce ??= askHelmet().catch((error: unknown) => {
+    securityHeadersOnce = undefined;
+    throw error;
+  });
+  return securityHeadersOnce;
+}
+let securityHeadersOnce: Promise<readonly (readonly [string, string])[]> | undefined;
+
+async function askHelmet(): Promise<readonly (readonly [string, string])[]> {
   const answer = async (withHelmet: boolean) => {
     const probe = Fastify();
     if (withHelmet) await probe.register(helmet, HELMET_OPTIONS);
@@ -98,7 +108,7 @@ export async function securityHeaders(): Promise<[string, string][]> {
     pairs.push([name.toLowerCase(), String(value)]);
   }
   if (!pairs.some(([name]) => name === 'content-security-policy')) throw new Error('securityHeaders: helmet sent no Content-Security-Policy');
-  return pairs;
+  return Object.freeze(pairs.map((pair) => Object.freeze(pair)));
 }
 
 export interface BuildAppOptions {
