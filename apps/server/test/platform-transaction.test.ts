@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
+import { readAtCommit, type Database } from '../src/db/database.ts';
 import { throttleDemoRequest } from '../src/modules/demo/demo.service.ts';
 import { AppError, registerErrorHandler } from '../src/platform/errors.ts';
 import { transactionPlugin } from '../src/platform/transaction.ts';
@@ -132,5 +132,43 @@ describe.each(testDatabaseKinds())('app.inPlatform on %s', (kind) => {
   it('refuses to run an idempotent route that names no pharmacy for its key (500, nothing run)', async () => {
     const res = await post('/t/keyed-nowhere', {}, { 'idempotency-key': 'platform-key-2' });
     expect(res.statusCode).toBe(500);
+  });
+});
+
+/** readAtCommit (decision 0073): a transaction setting read with COMMIT, handed over only once committed. */
+describe.each(testDatabaseKinds())('readAtCommit on %s', (kind) => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it('hands the setting a statement set in the transaction to its callback after COMMIT, and nothing after a rollback', async () => {
+    const seen: string[] = [];
+    const committed = await db.transaction({}, async (q) => {
+      readAtCommit(q, 'pharmapoint.test_read', (value) => seen.push(`first:${value}`));
+      await q.query(`SELECT set_config('pharmapoint.test_read', 'u:1 u:2', true)`);
+      expect(seen).toEqual([]);
+      return 'done';
+    });
+    expect(committed).toBe('done');
+    expect(seen).toEqual(['first:u:1 u:2']);
+
+    // Unset in the transaction: ''.
+    await db.transaction({}, async (q) => readAtCommit(q, 'pharmapoint.test_unset', (value) => seen.push(`unset:${value}`)));
+    expect(seen).toEqual(['first:u:1 u:2', 'unset:']);
+
+    // A failed transaction hands nothing over.
+    await expect(
+      db.transaction({}, async (q) => {
+        readAtCommit(q, 'pharmapoint.test_read', (value) => seen.push(`failed:${value}`));
+        await q.query(`SELECT set_config('pharmapoint.test_read', 'x', true)`);
+        throw new Error('the work failed');
+      }),
+    ).rejects.toThrow('the work failed');
+    expect(seen).toEqual(['first:u:1 u:2', 'unset:']);
+    await expect(db.transaction({}, async (q) => readAtCommit(q, "x'; DROP TABLE users; --", () => undefined))).rejects.toThrow('not a custom setting name');
   });
 });

@@ -89,6 +89,45 @@ async function runCommitTasks(q: Queryable): Promise<void> {
   }
 }
 
+/** Transaction settings read in COMMIT's own round trip, with what to do with each value once committed (readAtCommit). */
+const commitReads = new WeakMap<Queryable, Map<string, (value: string) => void>>();
+const SETTING_NAME = /^[a-z_]+\.[a-z_]+$/;
+
+/**
+ * Reads the transaction setting `name` (a custom `prefix.name` that triggers set with set_config(..., true)) at the
+ * end of the transaction q belongs to, in the same round trip as COMMIT on PostgreSQL (`SELECT current_setting(...);
+ * COMMIT` as one simple-protocol message: no statement more), and hands its value ('' when unset) to `then` once the
+ * transaction has committed; never if it fails. The session cache learns this way which sessions a write changed
+ * (decision 0073).
+ */
+export function readAtCommit(q: Queryable, name: string, then: (value: string) => void): void {
+  const reads = commitReads.get(q);
+  if (!reads) throw new Error('readAtCommit: not inside Database.transaction');
+  if (!SETTING_NAME.test(name)) throw new Error(`readAtCommit: not a custom setting name: ${name}`);
+  reads.set(name, then);
+}
+
+/** The SELECT of the settings to read at commit, or '' when none is asked for. */
+function commitReadStatement(q: Queryable): { sql: string; names: string[] } {
+  const names = [...(commitReads.get(q)?.keys() ?? [])];
+  if (names.length === 0) return { sql: '', names };
+  return { sql: `SELECT ${names.map((n, i) => `coalesce(current_setting('${n}', true), '') AS r${i}`).join(', ')}`, names };
+}
+
+/** Hands the committed transaction's read settings to their callbacks. */
+function deliverCommitReads(q: Queryable, names: readonly string[], row: Record<string, unknown> | undefined): void {
+  const reads = commitReads.get(q);
+  commitReads.delete(q);
+  if (!reads) return;
+  names.forEach((name, i) => {
+    try {
+      reads.get(name)?.(String(row?.[`r${i}`] ?? ''));
+    } catch (error) {
+      console.error(`a commit read of ${name} failed: ${(error as Error).message}`);
+    }
+  });
+}
+
 /** Notifications a transaction publishes when, and only when, it commits (notifyOnCommit). */
 const commitNotices = new WeakMap<Queryable, Notice[]>();
 
@@ -187,6 +226,7 @@ class NoticeRelay {
 function beginTransactionState(q: Queryable): void {
   commitTasks.set(q, new Map());
   commitNotices.set(q, []);
+  commitReads.set(q, new Map());
 }
 
 function committedNotices(q: Queryable): Notice[] {
@@ -294,6 +334,9 @@ export async function openPglite(dataDir?: string, loadDataDirOrOptions?: Blob |
     },
     async transaction(scope, work) {
       let notices: Notice[] = [];
+      let committedQ: Queryable | undefined;
+      let readNames: string[] = [];
+      let readRow: Record<string, unknown> | undefined;
       const value = await db.transaction(async (tx) => {
         const q: Queryable = {
           async query<T>(sql: string, params?: readonly unknown[]) {
@@ -306,8 +349,16 @@ export async function openPglite(dataDir?: string, loadDataDirOrOptions?: Blob |
         const result = await work(q);
         await runCommitTasks(q);
         notices = committedNotices(q);
+        // In process, a statement more costs no round trip: the settings are read right before COMMIT.
+        const reads = commitReadStatement(q);
+        if (reads.sql) {
+          readNames = reads.names;
+          readRow = (await tx.query<Record<string, unknown>>(reads.sql)).rows[0];
+        }
+        committedQ = q;
         return result;
       });
+      if (committedQ) deliverCommitReads(committedQ, readNames, readRow);
       relay.publish(notices);
       return value;
     },
@@ -415,7 +466,14 @@ export async function openPostgres(connectionString: string, options: { max?: nu
         await client.query(`BEGIN; ${scopeStatement(scope)}`);
         const value = await work(q);
         await runCommitTasks(q);
-        await client.query('COMMIT');
+        const reads = commitReadStatement(q);
+        if (reads.sql) {
+          // The settings and COMMIT in one simple-protocol message: one round trip, results in order.
+          const results = (await client.query(`${reads.sql}; COMMIT`)) as unknown as pg.QueryResult[];
+          deliverCommitReads(q, reads.names, results[0]?.rows[0] as Record<string, unknown> | undefined);
+        } else {
+          await client.query('COMMIT');
+        }
         relay.publish(committedNotices(q));
         return value;
       } catch (error) {

@@ -1,4 +1,4 @@
-import { beforeCommit, type Database } from '../db/database.ts';
+import { readAtCommit, type Database } from '../db/database.ts';
 
 /**
  * A short-lived in-process cache of loaded sessions, keyed by the session token's hash (decision 0062). Every
@@ -167,8 +167,8 @@ export class SessionCache<T> {
    * memberships, branches and pharmacies it changed) and, once it has committed, drops those entries here, before
    * the request answers. A transaction that changed none of those tables lists none and drops nothing; a read-only
    * request's transactions (none in flight) skip the read. On PGlite the triggers' notifications reach this
-   * instance's listener before COMMIT returns: nothing to add. (One statement more per write transaction; the
-   * transaction layer could read the setting in COMMIT's own round trip, decision 0073.)
+   * instance's listener before COMMIT returns: nothing to add. The setting is read in COMMIT's own round trip
+   * (readAtCommit in db/database.ts): no statement more.
    */
   watch(db: Database): Database {
     if (db.kind !== 'postgres') return db;
@@ -177,10 +177,9 @@ export class SessionCache<T> {
       let listed = '';
       const value = await db.transaction(scope, async (q) => {
         const result = await work(q);
-        // Registered after the work, so it runs after the tasks the work registered (which may write too).
-        beforeCommit(q, 'session-cache-keys', async () => {
-          const [row] = await q.query<{ keys: string | null }>(`SELECT current_setting('${SESSION_CACHE_KEYS_SETTING}', true) AS keys`);
-          listed = row?.keys ?? '';
+        // Read in COMMIT's own round trip (readAtCommit), after every commit task of the work (which may write too).
+        readAtCommit(q, SESSION_CACHE_KEYS_SETTING, (keys) => {
+          listed = keys;
         });
         return result;
       });
