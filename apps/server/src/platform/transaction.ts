@@ -57,7 +57,8 @@ export interface PlatformOptions extends WrapOptions {
    * The transaction's tenant and user. Default none: platform tables only (users, sessions, tokens, payments), which
    * the request role reaches as before. A flow that names a pharmacy (the demo pharmacy, the pharmacy of a callback's
    * path, the pharmacy whose owner sets a first password) or a user (their own memberships) passes it here. A route
-   * that declares `idempotent` must name both: its key is claimed in that pharmacy for that user.
+   * that declares `idempotent` must name both: its key is claimed in that pharmacy for that user — unless it passes
+   * `key: 'none'` and keys the work itself (the licence purchase keys its payment row, decision 0076).
    */
   scope?: TransactionScope;
 }
