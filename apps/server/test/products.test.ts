@@ -59,6 +59,28 @@ describe.each(testDatabaseKinds())('products API on %s', (kind) => {
     expect(detail.product.lastPriceUpdateReason).toBe('New product');
   });
 
+  it('writes every branch row of a new product at once: overrides, defaults, and a price change only where a price is set', async () => {
+    const res = await create(c.owner!, {
+      name: 'Branch values product',
+      sellingPriceCents: 0,
+      purchasePriceCents: 0,
+      branches: [{ branchId: west, sellingPriceCents: 2_000, purchasePriceCents: 1_200, isAvailable: false, lowStockThreshold: 7, reason: 'Westlands launch' }],
+    });
+    expect(res.status).toBe(201);
+    const detail = productDetailResponseSchema.parse(res.body);
+    expect(detail.branches.find((b) => b.branchId === main)).toMatchObject({ sellingPriceCents: 0, purchasePriceCents: 0, isAvailable: true, minMarginBasisPoints: null });
+    expect(detail.branches.find((b) => b.branchId === west)).toMatchObject({ sellingPriceCents: 2_000, purchasePriceCents: 1_200, isAvailable: false, lowStockThreshold: 7 });
+    // Main's prices stay 0: no price change there; Westlands' names its own reason, and so does the product's stamp.
+    expect(detail.priceChanges.map((p) => [p.branchId, p.reason, p.newSellingPriceCents])).toEqual([[west, 'Westlands launch', 2_000]]);
+    expect(detail.product.lastPriceUpdateReason).toBe('Westlands launch');
+
+    const free = await create(c.owner!, { name: 'Free sample product' });
+    expect(free.status).toBe(201);
+    const freeDetail = productDetailResponseSchema.parse(free.body);
+    expect(freeDetail.priceChanges).toEqual([]);
+    expect(freeDetail.product.lastPriceUpdateReason).toBeNull();
+  });
+
   it('refuses bad input with 400 and writes nothing', async () => {
     const before = await count('products');
     for (const body of [

@@ -39,6 +39,7 @@ import {
   upsertBranchValues,
   type ProductRow,
 } from './products.repository.ts';
+import { insertInitialBranchValues, type InitialBranchRow } from './initial-branch-values.repository.ts';
 
 /**
  * The product catalogue's use cases (issue 3). Each takes the caller's transaction and request context and never
@@ -155,24 +156,26 @@ export async function createProduct(q: Queryable, ctx: RequestContext, input: Cr
   });
   const overrides = new Map(input.branches.map((b) => [b.branchId, b]));
   const targets = new Set([...(await activeBranchIds(q, ctx.pharmacyId)).filter((id) => isOfferedInBranch(input.restrictedBranchIds, id)), ...overrides.keys()]);
-  for (const branchId of targets) {
+  // Every branch row of the new product in one statement (decision 0075), with the values writeBranchValues would
+  // give a row that did not exist: the table's defaults where nothing is given, a price change where a price is not 0.
+  const rows: InitialBranchRow[] = [...targets].map((branchId) => {
     const override = overrides.get(branchId);
-    await writeBranchValues(
-      q,
-      ctx,
-      productId,
+    const sellingPriceCents = override?.sellingPriceCents ?? input.sellingPriceCents;
+    const purchasePriceCents = override?.purchasePriceCents ?? input.purchasePriceCents;
+    const moved = sellingPriceCents !== 0 || purchasePriceCents !== 0;
+    return {
       branchId,
-      {
-        sellingPriceCents: override?.sellingPriceCents ?? input.sellingPriceCents,
-        purchasePriceCents: override?.purchasePriceCents ?? input.purchasePriceCents,
-        minMarginBasisPoints: override?.minMarginBasisPoints,
-        isAvailable: override?.isAvailable,
-        lowStockThreshold: override?.lowStockThreshold,
-        reason: override?.reason ?? input.priceChangeReason,
-      },
-      'Initial price',
-    );
-  }
+      sellingPriceCents,
+      purchasePriceCents,
+      minMarginBasisPoints: override?.minMarginBasisPoints ?? null,
+      isAvailable: override?.isAvailable ?? true,
+      lowStockThreshold: override?.lowStockThreshold ?? null,
+      priceChangeReason: moved ? (override?.reason ?? input.priceChangeReason ?? 'Initial price') : null,
+    };
+  });
+  // The product's last price update names the last branch whose price was set, as one write per branch did.
+  const stampReason = rows.findLast((r) => r.priceChangeReason !== null)?.priceChangeReason ?? null;
+  await insertInitialBranchValues(q, ctx, productId, rows, stampReason);
   await audit(q, ctx, 'create', 'product', productId, null, { name: input.name, sku: input.sku ?? null });
   return productDetail(q, ctx, productId);
 }
