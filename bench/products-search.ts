@@ -6,7 +6,8 @@
 // share the tables (so the tenant policy has rows to keep out); no ANALYZE beyond what the app and the database
 // run themselves (PostgreSQL's autovacuum, the app's maintenance on PGlite). Also prints the plan of a two-word search
 // through product_search as the application role, and of the statement it runs: whether the trigram index serves
-// every word in one scan under row-level security (decision 0074).
+// every word in one scan under row-level security (decision 0074); and the time of a word's matches with their
+// branch rows through product_search_in_branch (migration 0038, the status filter's source).
 // Run: npx tsx bench/products-search.ts   (BENCH_PRODUCTS=50000, BENCH_SECONDS=10, BENCH_CLIENTS=1,10,20,
 //      BENCH_KINDS=postgres,pglite, BENCH_DATABASE_URL, BENCH_IMPORT=1, BENCH_AUTOVACUUM_WAIT=180 seconds at most)
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
@@ -142,6 +143,18 @@ async function serve(what: string, kind: string | undefined): Promise<void> {
       [env.pharmacyId, ...words],
     );
     plan.push('-- the statement product_search runs (as its owner):', ...inner.map((r) => r['QUERY PLAN']));
+    // The status filter's source (migration 0038): a common word's matches with their rows in the default branch,
+    // looked up and kept by status inside product_search_in_branch (as its owner; decision 0074).
+    const inBranch = await db
+      .transaction({ pharmacyId: env.pharmacyId, userId: env.ownerId }, async (q) => {
+        const rows = await q.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON)
+           SELECT count(*) FROM product_search_in_branch(ARRAY['%amox%'], (SELECT id FROM branches WHERE is_default), 'low')`,
+        );
+        return rows.map((r) => r['QUERY PLAN']);
+      })
+      .catch((error: Error) => [`product_search_in_branch: ${error.message}`]);
+    plan.push("-- 'amox' + status=low in the default branch, through product_search_in_branch (application role):", ...inBranch);
     const database = kind === 'postgres' ? (await db.owner.query<{ name: string }>('SELECT current_database() AS name'))[0]!.name : undefined;
     served = { url: env.url, headers: env.headers, loadMs, plan, analyzed, database };
     close = async () => {
@@ -230,6 +243,7 @@ async function main(): Promise<void> {
   const cases: [string, (term: string) => string][] = [
     ['q (name, SKU, barcode)', (term) => `/api/products?q=${encodeURIComponent(term)}`],
     ['q + status=low', (term) => `/api/products?q=${encodeURIComponent(term)}&status=low`],
+    ['status=low, no q', () => `/api/products?status=low`],
     ['first page, no q', () => `/api/products`],
   ];
   const table: string[] = [];

@@ -131,5 +131,57 @@ for (const kind of testDatabaseKinds()) {
       expect(await direct(null, ['%cough%'])).toEqual([]);
       expect(await direct(c.pharmacyId, [])).toHaveLength(rows.length);
     });
+
+    it("reads the branch's rows inside product_search_in_branch (migration 0038): status and quantity sort per branch, tenant and branch checked", async () => {
+      const main = a.branches[0]!.id;
+      const [second] = await t.db.owner.query<{ id: string }>(`INSERT INTO branches (pharmacy_id, name) VALUES ($1, 'Search Test Branch') RETURNING id`, [a.pharmacyId]);
+      const [amox] = await t.db.owner.query<{ id: string }>(`SELECT id FROM products WHERE pharmacy_id = $1 AND name = 'Amoxicillin 250mg Capsules'`, [a.pharmacyId]);
+      // In the second branch the capsules are low by the branch's own threshold (60), the rest have no row (out).
+      await t.db.owner.query(
+        `INSERT INTO branch_products (pharmacy_id, branch_id, product_id, selling_price_cents, quantity, low_stock_threshold) VALUES ($1, $2, $3, 900, 50, 60)`,
+        [a.pharmacyId, second!.id, amox!.id],
+      );
+      const list = async (query: string) => {
+        const res = await owner.get(`/api/products?${query}`);
+        expect(res.status).toBe(200);
+        return { names: names(res.body), total: res.body.total as number };
+      };
+      expect(await list(`q=amox&status=low&branchId=${second!.id}`)).toEqual({ names: ['Amoxicillin 250mg Capsules'], total: 1 });
+      expect(await list(`q=amox&status=good&branchId=${second!.id}`)).toEqual({ names: [], total: 0 });
+      expect(await list(`q=amox&status=good&branchId=${main}`)).toEqual({ names: ['Amoxicillin 250mg Capsules'], total: 1 });
+      expect(await list(`status=out&branchId=${second!.id}`)).toEqual({ names: NAMES.filter((n) => n !== 'Amoxicillin 250mg Capsules').sort(), total: NAMES.length - 1 });
+      expect(await list(`status=low&offset=5&branchId=${second!.id}`)).toEqual({ names: [], total: 1 });
+      expect((await list(`q=a&sort=price&order=desc&branchId=${second!.id}`)).names[0]).toBe('Amoxicillin 250mg Capsules');
+
+      // The function itself, as the application role: the tenant's own branch only; another pharmacy's branch, or
+      // no tenant, gives nothing.
+      type Row = { name: string; bp_quantity: number | null; bp_selling_price_cents: number | null; bp_low_stock_threshold: number | null };
+      const direct = (pharmacyId: string | null, patterns: string[], branch: string) =>
+        t.db.transaction({ pharmacyId }, (q) =>
+          q.query<Row>(
+            `SELECT name, bp_quantity, bp_selling_price_cents, bp_low_stock_threshold FROM product_search_in_branch($1::text[], $2) ORDER BY name`,
+            [patterns, branch],
+          ),
+        );
+      expect(await direct(a.pharmacyId, ['%amox%'], second!.id)).toEqual([
+        { name: 'Amoxicillin 250mg Capsules', bp_quantity: 50, bp_selling_price_cents: 900, bp_low_stock_threshold: 60 },
+        { name: 'Amoxicillin 500mg Syrup', bp_quantity: null, bp_selling_price_cents: null, bp_low_stock_threshold: null },
+      ]);
+      expect((await direct(a.pharmacyId, [], main)).map((r) => r.bp_quantity)).toHaveLength(NAMES.length);
+      expect(await direct(a.pharmacyId, ['%amox%'], b.branches[0]!.id)).toEqual([]);
+      expect(await direct(b.pharmacyId, ['%amox%'], main)).toEqual([]);
+      expect(await direct(null, ['%amox%'], main)).toEqual([]);
+      expect((await direct(b.pharmacyId, ['%amox%'], b.branches[0]!.id)).map((r) => r.bp_quantity)).toEqual([1, 1]);
+      // The status kept inside the function, by the list's rule; an unknown status is refused.
+      const withStatus = (patterns: string[], branch: string, status: string) =>
+        t.db.transaction({ pharmacyId: a.pharmacyId }, (q) =>
+          q.query<{ name: string }>(`SELECT name FROM product_search_in_branch($1::text[], $2, $3) ORDER BY name`, [patterns, branch, status]),
+        );
+      expect((await withStatus(['%amox%'], second!.id, 'low')).map((r) => r.name)).toEqual(['Amoxicillin 250mg Capsules']);
+      expect((await withStatus(['%amox%'], second!.id, 'out')).map((r) => r.name)).toEqual(['Amoxicillin 500mg Syrup']);
+      expect((await withStatus([], main, 'low')).map((r) => r.name)).toEqual(['Amoxicillin 500mg Syrup', 'Paracetamol 500mg Tablets']);
+      expect((await withStatus([], main, 'good')).map((r) => r.name)).toEqual(['Amoxicillin 250mg Capsules']);
+      await expect(withStatus([], main, 'lowish')).rejects.toThrow(/unknown status/);
+    });
   });
 }

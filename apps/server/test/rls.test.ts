@@ -45,16 +45,33 @@ describe.each(testDatabaseKinds())('row-level security on %s', (kind) => {
     expect(row).toEqual({ rolsuper: false, rolbypassrls: false, current_user: 'pharmapoint_app' });
   });
 
-  it('the product search function (security definer) finds only the tenant that is set, and nothing without one', async () => {
+  it('the product search functions (security definer) find only the tenant that is set, and nothing without one', async () => {
     await db.owner.query(`INSERT INTO products (pharmacy_id, name) VALUES ('pharm_a', 'Amoxyl Alpha'), ('pharm_b', 'Amoxyl Bravo')`);
+    await db.owner.query(
+      `INSERT INTO branch_products (pharmacy_id, branch_id, product_id, quantity)
+       SELECT p.pharmacy_id, br.id, p.id, CASE p.pharmacy_id WHEN 'pharm_a' THEN 7 ELSE 9 END FROM products p JOIN branches br ON br.pharmacy_id = p.pharmacy_id`,
+    );
+    const branchOf = async (pharmacyId: string) =>
+      (await db.owner.query<{ id: string }>(`SELECT id FROM branches WHERE pharmacy_id = $1`, [pharmacyId]))[0]!.id;
+    const [branchA, branchB] = [await branchOf('pharm_a'), await branchOf('pharm_b')];
+    // product_search (migration 0034): every word in one scan, the tenant's products only.
     const search = (pharmacyId: string | null) =>
-      db.transaction({ pharmacyId }, (q) =>
-        q.query<{ name: string }>(`SELECT name FROM products WHERE id IN (SELECT product_ids_matching('%amoxyl%')) ORDER BY name`),
-      );
+      db.transaction({ pharmacyId }, (q) => q.query<{ name: string }>(`SELECT name FROM product_search(ARRAY['%amoxyl%']) ORDER BY name`));
     expect((await search('pharm_a')).map((r) => r.name)).toEqual(['Amoxyl Alpha']);
     expect((await search('pharm_b')).map((r) => r.name)).toEqual(['Amoxyl Bravo']);
     expect(await search(null)).toEqual([]);
-    const ids = await db.transaction({ pharmacyId: 'pharm_a' }, (q) => q.query<{ id: string }>(`SELECT product_ids_matching('%amoxyl%') AS id`));
-    expect(ids).toHaveLength(1);
+    // product_search_in_branch (migration 0038): with the branch's row of each match, in the tenant's own branch only.
+    const inBranch = (pharmacyId: string | null, branch: string) =>
+      db.transaction({ pharmacyId }, (q) =>
+        q.query<{ name: string; bp_quantity: number | null }>(`SELECT name, bp_quantity FROM product_search_in_branch(ARRAY['%amoxyl%'], $1) ORDER BY name`, [branch]),
+      );
+    expect(await inBranch('pharm_a', branchA)).toEqual([{ name: 'Amoxyl Alpha', bp_quantity: 7 }]);
+    expect(await inBranch('pharm_b', branchB)).toEqual([{ name: 'Amoxyl Bravo', bp_quantity: 9 }]);
+    expect(await inBranch('pharm_a', branchB)).toEqual([]);
+    expect(await inBranch('pharm_b', branchA)).toEqual([]);
+    expect(await inBranch(null, branchA)).toEqual([]);
+    // Migration 0010's one-word function is gone (migration 0038): nothing calls it.
+    const [old] = await db.owner.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_proc WHERE proname = 'product_ids_matching'`);
+    expect(old?.n).toBe(0);
   });
 });

@@ -94,14 +94,23 @@ interface ListRow extends ProductRow {
   total?: number;
 }
 
+/**
+ * Where a statement reads the columns of the product's row in the branch: joined as `bp` (the page's rows, a list
+ * without a search or status filter), or returned with the matches by product_search_in_branch as `p.bp_*`
+ * (migration 0038). NULL when the product has no row in the branch.
+ */
+type BranchColumn = (column: 'quantity' | 'selling_price_cents' | 'low_stock_threshold') => string;
+const JOINED: BranchColumn = (column) => `bp.${column}`;
+const RETURNED: BranchColumn = (column) => `p.bp_${column}`;
+
 /** The sort key of each sort (nullable ones sort nulls last), then name and id break ties. */
-const SORT_KEYS: Record<ProductListQuery['sort'], { key: string; nullable: boolean }> = {
-  name: { key: 'p.name', nullable: false },
-  sku: { key: 'lower(p.sku)', nullable: true },
-  quantity: { key: 'COALESCE(bp.quantity, 0)', nullable: false },
-  price: { key: 'COALESCE(bp.selling_price_cents, 0)', nullable: false },
+const SORT_KEYS: Record<ProductListQuery['sort'], { key: (bp: BranchColumn) => string; nullable: boolean }> = {
+  name: { key: () => 'p.name', nullable: false },
+  sku: { key: () => 'lower(p.sku)', nullable: true },
+  quantity: { key: (bp) => `COALESCE(${bp('quantity')}, 0)`, nullable: false },
+  price: { key: (bp) => `COALESCE(${bp('selling_price_cents')}, 0)`, nullable: false },
   expiry: {
-    key: `(SELECT min(b.expiry_date) FROM batches b WHERE b.pharmacy_id = p.pharmacy_id AND b.branch_id = $2
+    key: () => `(SELECT min(b.expiry_date) FROM batches b WHERE b.pharmacy_id = p.pharmacy_id AND b.branch_id = $2
              AND b.product_id = p.id AND b.quantity > 0 AND b.expiry_date >= $3::date)`,
     nullable: true,
   },
@@ -132,54 +141,68 @@ export async function listProducts(
     where.push(sql(`$${params.length}`));
   };
   const words = (query.q ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 8);
-  // A search reads its matches from product_search (migration 0034, decision 0074): one scan of the trigram index
-  // for all the words, the tenant's rows only, with the columns the filters and sorts below read (named as in
-  // products, so they read it as `p`). The page's rows are then read whole from products, under the policy.
+  const patterns = words.map((word) => `%${likeEscape(word)}%`);
+  // A search or status filter must find every match to sort them anyway: they are gathered (and counted) first,
+  // then sorted and cut to the page. A list with neither is read in index order instead, and counted apart.
+  const windowCount = words.length > 0 || query.status !== undefined;
+  // Where the matches come from. A search reads them from product_search (migration 0034, decision 0074): one scan
+  // of the trigram index for all the words, the tenant's rows only, with the columns the filters and sorts below
+  // read (named as in products, so they read it as `p`). When the status filter or the sort needs the branch's row
+  // of every match, product_search_in_branch (migration 0038) returns it with them (p.bp_*) and keeps only the
+  // matches of the status asked for: one statement run by the function's owner, instead of a lookup per match by
+  // the application role and every match returned (decision 0074, 'The branch's rows inside the function').
+  // Without a search (patterns '{}') it reads every product of the tenant, joined to the branch's rows in one hash
+  // join. The page's rows are then read whole from products and branch_products, under the policy.
+  const matchesNeedBranchRow = query.status !== undefined || query.sort === 'quantity' || query.sort === 'price';
   let source = 'products p';
-  if (words.length > 0) {
-    params.push(words.map((word) => `%${likeEscape(word)}%`));
+  let branchColumn = JOINED;
+  if (windowCount && matchesNeedBranchRow) {
+    params.push(patterns, query.status ?? null);
+    source = `product_search_in_branch($${params.length - 1}::text[], $2, $${params.length}::text) p`;
+    branchColumn = RETURNED;
+  } else if (words.length > 0) {
+    params.push(patterns);
     source = `product_search($${params.length}::text[]) p`;
   }
   if (query.category) add((n) => `lower(p.category) = lower(${n})`, query.category);
   if (query.active !== undefined) add((n) => `p.is_active = ${n}`, query.active);
   if (query.dda !== undefined) add((n) => `p.is_dda = ${n}`, query.dda);
-  const threshold = `COALESCE(bp.low_stock_threshold, p.low_stock_threshold, ${DEFAULT_LOW_STOCK_THRESHOLD})`;
-  const quantity = 'COALESCE(bp.quantity, 0)';
+  // The status filter reads the matches' branch columns (a status filter always gathers its matches first). The
+  // function has kept these already, by the same rule; applied again, it is what the list means by a status
+  // (with branchStockStatus's default threshold) and costs nothing on the few rows kept.
+  const threshold = `COALESCE(${branchColumn('low_stock_threshold')}, p.low_stock_threshold, ${DEFAULT_LOW_STOCK_THRESHOLD})`;
+  const quantity = `COALESCE(${branchColumn('quantity')}, 0)`;
   if (query.status === 'out') where.push(`${quantity} <= 0`);
   if (query.status === 'low') where.push(`${quantity} > 0 AND ${quantity} <= ${threshold}`);
   if (query.status === 'good') where.push(`${quantity} > ${threshold}`);
 
-  // The product's row in the branch, looked up by its primary key for each product (LIMIT 1 keeps the planner from
-  // flattening it into a join). As a plain join, without statistics (a table never analyzed: PGlite before its
-  // first maintenance pass, or a PostgreSQL server without autovacuum) the planner took the branch's rows for 5
-  // and joined them by a nested loop over all of them: 140 ms for the first page and 4 s for a two-word search at
-  // 50,000 products (bench/products-search.ts, decision 0063). A page reads 50 of them.
+  // The product's row in the branch, for the page's rows (and a list without a search or status filter), looked up
+  // by its primary key for each product (LIMIT 1 keeps the planner from flattening it into a join). As a plain
+  // join, without statistics (a table never analyzed: PGlite before its first maintenance pass, or a PostgreSQL
+  // server without autovacuum) the planner took the branch's rows for 5 and joined them by a nested loop over all
+  // of them: 140 ms for the first page and 4 s for a two-word search at 50,000 products (bench/products-search.ts,
+  // decision 0063). A page reads 50 of them.
   const branchRow = `LEFT JOIN LATERAL (SELECT * FROM branch_products x
                         WHERE x.pharmacy_id = p.pharmacy_id AND x.branch_id = $2 AND x.product_id = p.id LIMIT 1) bp ON true`;
   const filters = where.join(' AND ');
-  const from = `FROM ${source} ${branchRow} WHERE ${filters}`;
   const dir: 'ASC' | 'DESC' = query.order === 'desc' ? 'DESC' : 'ASC';
-  // A search or filter must find every match to sort them anyway: count them in the same pass. An unfiltered
-  // page is read in index order instead, and counted apart (a cheap count of the products).
-  const windowCount = words.length > 0 || query.status !== undefined;
   const columns = `p.*, bp.product_id IS NOT NULL AS has_row, COALESCE(bp.is_available, false) AS bp_available,
     COALESCE(bp.selling_price_cents, 0) AS selling, COALESCE(bp.purchase_price_cents, 0) AS purchase,
-    bp.min_margin_basis_points AS bp_margin, ${quantity} AS quantity, COALESCE(bp.reserved_quantity, 0) AS reserved,
-    bp.low_stock_threshold AS bp_threshold, ${SORT_KEYS[query.sort].key} AS sort_key`;
-  // A search gathers its matches first (a MATERIALIZED fence keeps the planner from walking the whole name index
-  // instead), with only what sorting them needs: the branch's row only when the status filter or the sort reads
-  // it. Then they are counted, sorted and cut to the page, and only the page's rows are read whole.
-  const matchesNeedBranchRow = query.status !== undefined || query.sort === 'quantity' || query.sort === 'price';
+    bp.min_margin_basis_points AS bp_margin, COALESCE(bp.quantity, 0) AS quantity, COALESCE(bp.reserved_quantity, 0) AS reserved,
+    bp.low_stock_threshold AS bp_threshold, ${SORT_KEYS[query.sort].key(JOINED)} AS sort_key`;
+  // The matches are gathered first (a MATERIALIZED fence keeps the planner from walking the whole name index
+  // instead), with only what sorting them needs. Then they are counted, sorted and cut to the page, and only the
+  // page's rows are read whole.
   const page = windowCount
     ? `WITH matches AS MATERIALIZED (
-         SELECT p.id, p.name, ${SORT_KEYS[query.sort].key} AS sort_key FROM ${source} ${matchesNeedBranchRow ? branchRow : ''} WHERE ${filters}),
+         SELECT p.id, p.name, ${SORT_KEYS[query.sort].key(branchColumn)} AS sort_key FROM ${source} WHERE ${filters}),
        ranked AS (
          SELECT m.id, count(*) OVER () AS total FROM matches m
           ORDER BY ${orderBy(query.sort, dir, 'm.sort_key', 'm.name', 'm.id')}
           LIMIT ${query.limit} OFFSET ${query.offset})
        SELECT ${columns}, r.total FROM ranked r JOIN products p ON p.pharmacy_id = $1 AND p.id = r.id ${branchRow}`
-    : `SELECT ${columns} ${from}
-        ORDER BY ${orderBy(query.sort, dir, SORT_KEYS[query.sort].key, 'p.name', 'p.id')}
+    : `SELECT ${columns} FROM ${source} ${branchRow} WHERE ${filters}
+        ORDER BY ${orderBy(query.sort, dir, SORT_KEYS[query.sort].key(JOINED), 'p.name', 'p.id')}
         LIMIT ${query.limit} OFFSET ${query.offset}`;
   const rows = await q.query<ListRow>(
     `SELECT page.*, ex.nearest_expiry, COALESCE(ex.expired_quantity, 0)::int AS expired_quantity
@@ -194,10 +217,12 @@ export async function listProducts(
   let total = rows[0] && windowCount ? (rows[0].total ?? null) : null;
   if (windowCount && rows.length === 0 && query.offset === 0) total = 0;
   if (total === null) {
-    // $2 and $3 may not be used by the filters: name them so every parameter has a type. Without a status filter
-    // the count needs the products alone (a page past the end of a filtered list counts with the branch's rows).
-    const counted = query.status !== undefined ? from : `FROM ${source} WHERE ${filters}`;
-    const [count] = await q.query<{ total: number }>(`SELECT count(*)::int AS total ${counted} AND $2::uuid IS NOT NULL AND $3::date IS NOT NULL`, params);
+    // $2 and $3 may not be used by the filters: name them so every parameter has a type. The source gives what the
+    // filters read (with a status filter, product_search_in_branch returns the branch's columns).
+    const [count] = await q.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM ${source} WHERE ${filters} AND $2::uuid IS NOT NULL AND $3::date IS NOT NULL`,
+      params,
+    );
     total = count?.total ?? 0;
   }
   const items = rows.map((r): ProductListItem => {
