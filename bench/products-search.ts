@@ -244,6 +244,8 @@ async function main(): Promise<void> {
     ['q (name, SKU, barcode)', (term) => `/api/products?q=${encodeURIComponent(term)}`],
     ['q + status=low', (term) => `/api/products?q=${encodeURIComponent(term)}&status=low`],
     ['status=low, no q', () => `/api/products?status=low`],
+    // What the products screen sends for its status filter: it lists active products unless asked otherwise.
+    ['status=low&active=true (the screen)', () => `/api/products?status=low&active=true`],
     ['first page, no q', () => `/api/products`],
   ];
   const table: string[] = [];

@@ -156,7 +156,22 @@ export async function listProducts(
   const matchesNeedBranchRow = query.status !== undefined || query.sort === 'quantity' || query.sort === 'price';
   let source = 'products p';
   let branchColumn = JOINED;
-  if (windowCount && matchesNeedBranchRow) {
+  if (words.length === 0 && query.active === true && (query.status === 'low' || query.status === 'out')) {
+    // The screen's default list (active products) filtered to low or out of stock, without a search: exactly the
+    // branch's rows of stock_alerts of that status (migration 0015, kept by triggers in the transaction of every
+    // change, decision 0022: active products only, by the same rule as below), instead of the status of every
+    // product in the branch (50,000 at the bench's size). The branch's row of each alert, for the filters and sorts,
+    // by its key; the rule below is applied again to what comes back (decision 0075).
+    params.push(query.status);
+    source = `(SELECT x.pharmacy_id, x.id, x.name, x.sku, x.category, x.is_active, x.is_dda, x.low_stock_threshold,
+                      y.quantity AS bp_quantity, y.selling_price_cents AS bp_selling_price_cents, y.low_stock_threshold AS bp_low_stock_threshold
+                 FROM stock_alerts a
+                 JOIN products x ON x.pharmacy_id = a.pharmacy_id AND x.id = a.product_id
+                 LEFT JOIN LATERAL (SELECT z.quantity, z.selling_price_cents, z.low_stock_threshold FROM branch_products z
+                                     WHERE z.pharmacy_id = a.pharmacy_id AND z.branch_id = a.branch_id AND z.product_id = a.product_id LIMIT 1) y ON true
+                WHERE a.pharmacy_id = $1 AND a.branch_id = $2 AND a.status = $${params.length}) p`;
+    branchColumn = RETURNED;
+  } else if (windowCount && matchesNeedBranchRow) {
     params.push(patterns, query.status ?? null);
     source = `product_search_in_branch($${params.length - 1}::text[], $2, $${params.length}::text) p`;
     branchColumn = RETURNED;
