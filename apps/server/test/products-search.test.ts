@@ -184,32 +184,39 @@ for (const kind of testDatabaseKinds()) {
       await expect(withStatus([], main, 'lowish')).rejects.toThrow(/unknown status/);
     });
 
-    it('lists the active products low or out of stock from the stock alerts, as the list of every product says (decision 0075)', async () => {
+    it('lists the products low or out of stock from the stock alerts and the inactive products, as the search of every product says (decision 0075)', async () => {
       const branches = await t.db.owner.query<{ id: string }>(`SELECT id FROM branches WHERE pharmacy_id = $1 ORDER BY name`, [a.pharmacyId]);
       expect(branches.length).toBeGreaterThan(1);
-      // An inactive product that is low in the main branch: the screen's default (active products) leaves it out.
-      await t.db.owner.query(`UPDATE products SET is_active = false WHERE pharmacy_id = $1 AND name = 'Paracetamol 500mg Tablets'`, [a.pharmacyId]);
+      // An inactive product that is low in the main branch and one that is out: the screen's default (active
+      // products) leaves them out; 'All' and 'Inactive' show them.
+      await t.db.owner.query(`UPDATE products SET is_active = false WHERE pharmacy_id = $1 AND name IN ('Paracetamol 500mg Tablets', 'Zinc 20mg Tablets')`, [a.pharmacyId]);
       try {
         type Item = { name: string; isActive: boolean; quantity: number; status: string };
+        const shape = (items: Item[]) => items.map((i) => [i.name, i.isActive, i.quantity, i.status]);
         for (const { id: branchId } of branches) {
           for (const status of ['low', 'out'] as const) {
-            for (const [sort, order] of [['name', 'asc'], ['quantity', 'desc'], ['price', 'asc'], ['sku', 'desc']] as const) {
-              const base = `status=${status}&sort=${sort}&order=${order}&branchId=${branchId}&limit=100`;
-              const fromAlerts = await owner.get(`/api/products?${base}&active=true`);
-              const everyProduct = await owner.get(`/api/products?${base}`);
-              expect(fromAlerts.status).toBe(200);
-              const expected = (everyProduct.body.items as Item[]).filter((i) => i.isActive);
-              expect((fromAlerts.body.items as Item[]).map((i) => [i.name, i.quantity, i.status]), `${base}`).toEqual(expected.map((i) => [i.name, i.quantity, i.status]));
-              expect(fromAlerts.body.total, base).toBe(expected.length);
-              const second = await owner.get(`/api/products?${base.replace('limit=100', 'limit=1&offset=1')}&active=true`);
-              expect(second.body.items.map((i: Item) => i.name), base).toEqual(expected.slice(1, 2).map((i) => i.name));
+            for (const active of ['&active=true', '&active=false', '']) {
+              for (const [sort, order] of [['name', 'asc'], ['quantity', 'desc'], ['price', 'asc'], ['sku', 'desc']] as const) {
+                const base = `status=${status}&sort=${sort}&order=${order}&branchId=${branchId}&limit=100${active}`;
+                // Every name contains an 'a': the search gives every product, its status worked out match by match.
+                const fromAlerts = await owner.get(`/api/products?${base}`);
+                const everyProduct = await owner.get(`/api/products?q=a&${base}`);
+                expect(fromAlerts.status).toBe(200);
+                expect(everyProduct.status).toBe(200);
+                expect(shape(fromAlerts.body.items), base).toEqual(shape(everyProduct.body.items));
+                expect(fromAlerts.body.total, base).toBe(everyProduct.body.total);
+                const second = await owner.get(`/api/products?${base.replace('limit=100', 'limit=1&offset=1')}`);
+                expect(shape(second.body.items), base).toEqual(shape(everyProduct.body.items).slice(1, 2));
+              }
             }
           }
         }
-        const main = await owner.get(`/api/products?status=low&active=true&branchId=${a.branches[0]!.id}`);
-        expect(names(main.body)).toEqual(['Amoxicillin 500mg Syrup']);
+        const main = a.branches[0]!.id;
+        expect(names((await owner.get(`/api/products?status=low&active=true&branchId=${main}`)).body)).toEqual(['Amoxicillin 500mg Syrup']);
+        expect(names((await owner.get(`/api/products?status=low&active=false&branchId=${main}`)).body)).toEqual(['Paracetamol 500mg Tablets']);
+        expect(names((await owner.get(`/api/products?status=out&branchId=${main}`)).body)).toEqual(['Paracetamol Syrup 100ml', 'Zinc 20mg Tablets']);
       } finally {
-        await t.db.owner.query(`UPDATE products SET is_active = true WHERE pharmacy_id = $1 AND name = 'Paracetamol 500mg Tablets'`, [a.pharmacyId]);
+        await t.db.owner.query(`UPDATE products SET is_active = true WHERE pharmacy_id = $1`, [a.pharmacyId]);
       }
     });
   });

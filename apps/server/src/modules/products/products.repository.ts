@@ -156,20 +156,25 @@ export async function listProducts(
   const matchesNeedBranchRow = query.status !== undefined || query.sort === 'quantity' || query.sort === 'price';
   let source = 'products p';
   let branchColumn = JOINED;
-  if (words.length === 0 && query.active === true && (query.status === 'low' || query.status === 'out')) {
-    // The screen's default list (active products) filtered to low or out of stock, without a search: exactly the
-    // branch's rows of stock_alerts of that status (migration 0015, kept by triggers in the transaction of every
-    // change, decision 0022: active products only, by the same rule as below), instead of the status of every
-    // product in the branch (50,000 at the bench's size). The branch's row of each alert, for the filters and sorts,
-    // by its key; the rule below is applied again to what comes back (decision 0075).
-    params.push(query.status);
-    source = `(SELECT x.pharmacy_id, x.id, x.name, x.sku, x.category, x.is_active, x.is_dda, x.low_stock_threshold,
-                      y.quantity AS bp_quantity, y.selling_price_cents AS bp_selling_price_cents, y.low_stock_threshold AS bp_low_stock_threshold
-                 FROM stock_alerts a
-                 JOIN products x ON x.pharmacy_id = a.pharmacy_id AND x.id = a.product_id
-                 LEFT JOIN LATERAL (SELECT z.quantity, z.selling_price_cents, z.low_stock_threshold FROM branch_products z
-                                     WHERE z.pharmacy_id = a.pharmacy_id AND z.branch_id = a.branch_id AND z.product_id = a.product_id LIMIT 1) y ON true
-                WHERE a.pharmacy_id = $1 AND a.branch_id = $2 AND a.status = $${params.length}) p`;
+  if (words.length === 0 && (query.status === 'low' || query.status === 'out')) {
+    // Low or out of stock without a search: the active products come from the branch's rows of stock_alerts of that
+    // status (migration 0015, kept by triggers in the transaction of every change, decision 0022: active products
+    // only, by the same rule as below), the inactive ones — which have no alerts — from the few inactive products
+    // (a partial index, migration 0039); instead of the status of every product in the branch (50,000 at the bench's
+    // size). The branch's row of each, for the filters and sorts, by its key; the rule below is applied again to
+    // what comes back (decision 0075).
+    const columns = `x.pharmacy_id, x.id, x.name, x.sku, x.category, x.is_active, x.is_dda, x.low_stock_threshold,
+                     y.quantity AS bp_quantity, y.selling_price_cents AS bp_selling_price_cents, y.low_stock_threshold AS bp_low_stock_threshold`;
+    const branchRowOf = `LEFT JOIN LATERAL (SELECT z.quantity, z.selling_price_cents, z.low_stock_threshold FROM branch_products z
+                           WHERE z.pharmacy_id = x.pharmacy_id AND z.branch_id = $2 AND z.product_id = x.id LIMIT 1) y ON true`;
+    const parts: string[] = [];
+    if (query.active !== false) {
+      params.push(query.status);
+      parts.push(`SELECT ${columns} FROM stock_alerts a JOIN products x ON x.pharmacy_id = a.pharmacy_id AND x.id = a.product_id ${branchRowOf}
+                   WHERE a.pharmacy_id = $1 AND a.branch_id = $2 AND a.status = $${params.length}`);
+    }
+    if (query.active !== true) parts.push(`SELECT ${columns} FROM products x ${branchRowOf} WHERE x.pharmacy_id = $1 AND NOT x.is_active`);
+    source = `(${parts.join(' UNION ALL ')}) p`;
     branchColumn = RETURNED;
   } else if (windowCount && matchesNeedBranchRow) {
     params.push(patterns, query.status ?? null);
