@@ -344,12 +344,6 @@ export const authPlugin = fp<{ db: Database; config: Config; sessionCacheMs?: nu
     const url = request.url;
     if (!url.startsWith('/api') && !url.startsWith('/health')) return done();
     if (url.startsWith('/health') && request.routeOptions.config?.access === 'public') return done(); // health checks: no session lookup
-    if (!SAFE_METHODS.has(request.method)) {
-      // A write: its transactions tell this instance's cache what they changed (SessionCache.watch, decision 0073).
-      const ended = cache.writeStarted();
-      reply.raw.once('finish', ended);
-      reply.raw.once('close', ended);
-    }
     // Hand every browser a CSRF token it can echo back in a header (double-submit cookie).
     if (!request.cookies[CSRF_COOKIE]) {
       reply.setCookie(CSRF_COOKIE, newSecret(24), { path: '/', sameSite: 'lax', secure: config.secureCookies });

@@ -57,7 +57,6 @@ export class SessionCache<T> {
   private db: Database | null = null;
   private readonly instance = Math.random().toString(36).slice(2, 10);
   private syncs = 0;
-  private writes = 0;
   private readonly waiting = new Map<string, () => void>();
 
   constructor(
@@ -148,45 +147,20 @@ export class SessionCache<T> {
   }
 
   /**
-   * Counts a write request (any method but GET/HEAD/OPTIONS) from its start until `end` is called (when its answer
-   * is sent or its connection closes): while one is in flight, watch() reads the keys of each transaction.
-   */
-  writeStarted(): () => void {
-    this.writes += 1;
-    let ended = false;
-    return () => {
-      if (ended) return;
-      ended = true;
-      this.writes -= 1;
-    };
-  }
-
-  /**
-   * The database as the request transactions should use it: on PostgreSQL, while a write request is in flight,
-   * each transaction reads at its end the keys the triggers of migration 0033 listed (the sessions, users,
-   * memberships, branches and pharmacies it changed) and, once it has committed, drops those entries here, before
-   * the request answers. A transaction that changed none of those tables lists none and drops nothing; a read-only
-   * request's transactions (none in flight) skip the read. On PGlite the triggers' notifications reach this
-   * instance's listener before COMMIT returns: nothing to add. The setting is read in COMMIT's own round trip
-   * (readAtCommit in db/database.ts): no statement more.
+   * The database as the request transactions should use it: on PostgreSQL each transaction reads, in COMMIT's own
+   * round trip (readAtCommit in db/database.ts: no statement more), the keys the triggers of migration 0033 listed
+   * (the sessions, users, memberships, branches and pharmacies it changed) and, once it has committed, drops those
+   * entries here, before the request answers. A transaction that changed none of those tables lists none and drops
+   * nothing (a sale, a stock change). On PGlite the triggers' notifications reach this instance's listener before
+   * COMMIT returns: nothing to add.
    */
   watch(db: Database): Database {
     if (db.kind !== 'postgres') return db;
-    const transaction: Database['transaction'] = async (scope, work) => {
-      if (!this.enabled || this.writes === 0) return db.transaction(scope, work);
-      let listed = '';
-      const value = await db.transaction(scope, async (q) => {
-        const result = await work(q);
-        // Read in COMMIT's own round trip (readAtCommit), after every commit task of the work (which may write too).
-        readAtCommit(q, SESSION_CACHE_KEYS_SETTING, (keys) => {
-          listed = keys;
-        });
-        return result;
+    const transaction: Database['transaction'] = (scope, work) =>
+      db.transaction(scope, async (q) => {
+        if (this.enabled) readAtCommit(q, SESSION_CACHE_KEYS_SETTING, (keys) => this.applyKeys(keys));
+        return work(q);
       });
-      // Committed: drop what it changed before the request answers.
-      if (listed) this.applyKeys(listed);
-      return value;
-    };
     return Object.assign(Object.create(db) as Database, { transaction });
   }
 
