@@ -81,6 +81,28 @@ describe.each(testDatabaseKinds())('sales under concurrency on %s', (kind) => {
     expect(stock!.quantity).toBe(8);
   });
 
+  it('one sale id posted 5 times at once under 5 different keys: one sale, the rest 409 SALE_ID_TAKEN, stock taken once, numbers without gaps', async () => {
+    const product = await newProduct('One Id', 10);
+    const id = randomUUID();
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        tills[i % tills.length]!.request('POST', '/api/sales', { id, lines: [{ productId: product, quantity: 1 }], payments: [{ method: 'Cash', amountCents: 5000 }] }, { 'idempotency-key': `key-${i}-${id}` }),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    for (const refused of results.filter((r) => r.status === 409)) expect(refused.body.error.code).toBe('SALE_ID_TAKEN');
+    const [row] = await t.db.owner.query<{ n: number }>(`SELECT count(*)::int AS n FROM sales WHERE pharmacy_id = $1 AND id = $2`, [ph.pharmacyId, id]);
+    expect(row!.n).toBe(1);
+    const [stock] = await t.db.owner.query<{ quantity: number }>(`SELECT quantity FROM branch_products WHERE pharmacy_id = $1 AND branch_id = $2 AND product_id = $3`, [
+      ph.pharmacyId,
+      main,
+      product,
+    ]);
+    expect(stock!.quantity).toBe(9);
+    expect(await ledgerProblems(t.db, ph.pharmacyId)).toEqual([]);
+    expectGapFree(await invoiceNumbers(ph.pharmacyId));
+  });
+
   it('20 tills at once over different products: invoice numbers unique and without gaps, counter = sales + 1', async () => {
     const products = await Promise.all(['P1', 'P2', 'P3', 'P4'].map((name) => newProduct(name, 50)));
     const results: TestResponse[] = await Promise.all(Array.from({ length: 20 }, (_, i) => sale(tills[i % tills.length]!, products[i % products.length]!, 1 + (i % 3))));
