@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAtCommit, type Database } from '../src/db/database.ts';
+import { deferWrite, inlineParameters, readAtCommit, type Database } from '../src/db/database.ts';
 import { throttleDemoRequest } from '../src/modules/demo/demo.service.ts';
 import { AppError, registerErrorHandler } from '../src/platform/errors.ts';
 import { transactionPlugin } from '../src/platform/transaction.ts';
@@ -170,5 +170,87 @@ describe.each(testDatabaseKinds())('readAtCommit on %s', (kind) => {
     ).rejects.toThrow('the work failed');
     expect(seen).toEqual(['first:u:1 u:2', 'unset:']);
     await expect(db.transaction({}, async (q) => readAtCommit(q, "x'; DROP TABLE users; --", () => undefined))).rejects.toThrow('not a custom setting name');
+  });
+});
+
+/** deferWrite (decision 0077): writes run at the end of the transaction, in COMMIT's own round trip on PostgreSQL. */
+describe.each(testDatabaseKinds())('deferWrite on %s', (kind) => {
+  let db: Database;
+  let pharmacyId: string;
+  let ownerId: string;
+  beforeAll(async () => {
+    db = await createTestDatabase(kind);
+    const fixture = await createPharmacyWithStaff(db, { id: 'pharm_deferred' });
+    pharmacyId = fixture.pharmacyId;
+    ownerId = fixture.users.owner!.id;
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  const auditRows = (entity: string) =>
+    db.owner.query<{ action: string; entity_id: string | null; after: unknown }>(
+      `SELECT action, entity_id, after FROM audit_log WHERE pharmacy_id = $1 AND entity = $2 ORDER BY action`,
+      [pharmacyId, entity],
+    );
+  const insert = `INSERT INTO audit_log (pharmacy_id, user_id, action, entity, entity_id, before, after) VALUES ($1, $2, $3, $4, $5, NULL, $6)`;
+
+  it('runs the writes after the work, in order, with the settings read and COMMIT; none after a failure', async () => {
+    const seen: string[] = [];
+    await db.transaction({ pharmacyId, userId: ownerId }, async (q) => {
+      deferWrite(q, insert, [pharmacyId, ownerId, 'first', 'deferred-order', null, JSON.stringify({ n: 1 })]);
+      deferWrite(q, insert, [pharmacyId, ownerId, 'second', 'deferred-order', "it's \\ 'quoted' $1 \u00e9", JSON.stringify({ text: "O'Brien \\ $2" })]);
+      readAtCommit(q, 'pharmapoint.test_deferred', (value) => seen.push(value));
+      await q.query(`SELECT set_config('pharmapoint.test_deferred', 'read', true)`);
+      // Not written yet: the work's own reads do not see them.
+      expect(await q.query(`SELECT 1 FROM audit_log WHERE entity = 'deferred-order'`)).toEqual([]);
+    });
+    expect(seen).toEqual(['read']);
+    expect(await auditRows('deferred-order')).toEqual([
+      { action: 'first', entity_id: null, after: { n: 1 } },
+      { action: 'second', entity_id: "it's \\ 'quoted' $1 \u00e9", after: { text: "O'Brien \\ $2" } },
+    ]);
+
+    // The work fails: nothing deferred is written.
+    await expect(
+      db.transaction({ pharmacyId, userId: ownerId }, async (q) => {
+        deferWrite(q, insert, [pharmacyId, ownerId, 'never', 'deferred-failed', null, null]);
+        throw new Error('the work failed');
+      }),
+    ).rejects.toThrow('the work failed');
+    // A deferred write fails (a user that does not exist): the whole transaction rolls back, the work's writes too.
+    await expect(
+      db.transaction({ pharmacyId, userId: ownerId }, async (q) => {
+        await q.query(insert, [pharmacyId, ownerId, 'work', 'deferred-failed', null, null]);
+        deferWrite(q, insert, [pharmacyId, ownerId, 'ok', 'deferred-failed', null, null]);
+        deferWrite(q, insert, [pharmacyId, '00000000-0000-4000-8000-000000000000', 'bad', 'deferred-failed', null, null]);
+      }),
+    ).rejects.toMatchObject({ code: '23503' });
+    expect(await auditRows('deferred-failed')).toEqual([]);
+    // Outside a transaction it is refused.
+    expect(() => deferWrite(db.owner, insert, [])).toThrow('not inside Database.transaction');
+  });
+
+  it('inlines parameters with the meaning node-postgres gives them', async () => {
+    const sql = `SELECT $1::text AS a, $2::int AS b, $3::uuid[] AS c, $4::timestamptz AS d, $5::jsonb AS e, $6::boolean AS f,
+      $7::text AS g, $8::text[] AS h, $9::bigint AS i, $10::date AS j, '$1' AS k, $11::int[] AS l`;
+    const params = [
+      "a'b\\c\n\t é 😀 $2",
+      -42,
+      ['6f1c6a0e-6a4b-4c6e-9a53-0c9b1f1f0a01', '6f1c6a0e-6a4b-4c6e-9a53-0c9b1f1f0a02'],
+      new Date('2026-11-26T14:30:01.123Z'),
+      JSON.stringify({ x: "y'z", n: [1, 2] }),
+      false,
+      null,
+      ['plain', "qu'ote", 'back\\slash', 'com,ma', 'br{ace}', null],
+      '9007199254740993',
+      '2026-02-28',
+      [1, -2, 3],
+    ];
+    const [viaParameters] = await db.owner.query(sql, params);
+    const [viaLiterals] = await db.owner.query(inlineParameters(sql, params));
+    expect(viaLiterals).toEqual(viaParameters);
+    expect((viaLiterals as { k: string }).k).toBe('$1');
+    expect(() => inlineParameters('SELECT $3', [1])).toThrow('$3 has no parameter');
   });
 });

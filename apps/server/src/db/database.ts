@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { fdatasyncSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { PGlite, type PGliteInterface } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
@@ -51,10 +52,20 @@ export interface OwnerSession extends Queryable {
 
 export type NotificationListener = (payload: string) => void;
 
+/** A statement with its parameters. */
+export interface Statement {
+  sql: string;
+  params: readonly unknown[];
+}
+
 export interface Database {
   readonly kind: 'pglite' | 'postgres';
-  /** A transaction as the application role, with the tenant (and user) of the scope set for it alone. */
-  transaction<T>(scope: TransactionScope, work: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * A transaction as the application role, with the tenant (and user) of the scope set for it alone. `opening`, when
+   * given, is a statement sent with BEGIN in the same round trip (parameters inlined as deferWrite's are); the work
+   * reads its rows with openingRows(q). The Idempotency-Key's claim opens a keyed create this way (decision 0077).
+   */
+  transaction<T>(scope: TransactionScope, work: (q: Queryable) => Promise<T>, opening?: Statement): Promise<T>;
   /** The owner connection: migrations, seeds and tests' own inspection only. Row-level security does not apply. */
   readonly owner: Queryable;
   /** One owner connection for a piece of work that needs it (migrations: advisory lock, multi-statement scripts). */
@@ -126,6 +137,74 @@ function deliverCommitReads(q: Queryable, names: readonly string[], row: Record<
       console.error(`a commit read of ${name} failed: ${(error as Error).message}`);
     }
   });
+}
+
+/** The rows of the statement a transaction was opened with (Database.transaction's `opening`). */
+const openings = new WeakMap<Queryable, Record<string, unknown>[]>();
+
+/** The rows the transaction's opening statement returned (sent with BEGIN); undefined when it had none. */
+export function openingRows<T = Record<string, unknown>>(q: Queryable): T[] | undefined {
+  return openings.get(q) as T[] | undefined;
+}
+
+/** Writes deferred to the end of a transaction (deferWrite), in registration order. */
+const commitWrites = new WeakMap<Queryable, { sql: string; params: readonly unknown[] }[]>();
+
+/**
+ * Runs the statement `sql` with `params` at the end of the transaction q belongs to — after its beforeCommit tasks, in
+ * registration order — and on a PostgreSQL server in COMMIT's own round trip: every deferred write, the commit reads
+ * and COMMIT go as one simple-protocol message, with the parameters inlined as quoted literals (decision 0077). A write
+ * whose result nobody reads and whose only failure is the transaction's (the audit row, the Idempotency-Key's answer, a
+ * restamp) thus costs no round trip of its own. Its result is never read; an error it raises fails the transaction
+ * (ROLLBACK) and reaches the caller as that database error, so a refusal must be raised by the SQL itself. Parameters
+ * are `$1`..`$n` as for q.query and keep its semantics: each becomes a literal of unknown type, as node-postgres sends
+ * an untyped text parameter, so `$2::uuid[]` and a column's type resolve it alike. `sql` is a fixed text of a
+ * repository (a `$n` inside a quoted string stays text, as it does for q.query; no dollar-quoted bodies); never a text
+ * built from input.
+ */
+export function deferWrite(q: Queryable, sql: string, params: readonly unknown[] = []): void {
+  const writes = commitWrites.get(q);
+  if (!writes) throw new Error('deferWrite: not inside Database.transaction');
+  writes.push({ sql, params });
+}
+
+/** The deferred writes of q (cleared). */
+function takeDeferredWrites(q: Queryable): { sql: string; params: readonly unknown[] }[] {
+  const writes = commitWrites.get(q) ?? [];
+  commitWrites.set(q, []);
+  return writes;
+}
+
+const pgUtils = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue: (value: unknown) => string | Buffer | null };
+
+/** A parameter as a quoted SQL literal of unknown type (NULL for null): the text node-postgres would send for it. */
+function parameterLiteral(value: unknown): string {
+  if (value === undefined) return 'NULL';
+  const text = pgUtils.prepareValue(value);
+  if (text === null) return 'NULL';
+  if (Buffer.isBuffer(text)) return `'\\x${text.toString('hex')}'`;
+  return pg.escapeLiteral(text);
+}
+
+/** A deferred write with its parameters inlined ($n outside quoted strings only). */
+export function inlineParameters(sql: string, params: readonly unknown[]): string {
+  let out = '';
+  let quoted = false;
+  for (let i = 0; i < sql.length; i += 1) {
+    const c = sql[i]!;
+    if (c === "'") quoted = !quoted;
+    if (!quoted && c === '$' && /\d/.test(sql[i + 1] ?? '')) {
+      let j = i + 1;
+      while (j < sql.length && /\d/.test(sql[j]!)) j += 1;
+      const n = Number(sql.slice(i + 1, j));
+      if (n < 1 || n > params.length) throw new Error(`deferWrite: $${n} has no parameter (${params.length} given)`);
+      out += parameterLiteral(params[n - 1]);
+      i = j - 1;
+      continue;
+    }
+    out += c;
+  }
+  return out;
 }
 
 /** Notifications a transaction publishes when, and only when, it commits (notifyOnCommit). */
@@ -225,6 +304,7 @@ class NoticeRelay {
 /** The per-transaction state: its commit tasks and the notices it publishes after COMMIT (see notifyOnCommit). */
 function beginTransactionState(q: Queryable): void {
   commitTasks.set(q, new Map());
+  commitWrites.set(q, []);
   commitNotices.set(q, []);
   commitReads.set(q, new Map());
 }
@@ -332,7 +412,7 @@ export async function openPglite(dataDir?: string, loadDataDirOrOptions?: Blob |
     async ownerSession(work) {
       return work({ ...owner, exec: async (sql) => void (await db.exec(sql)) });
     },
-    async transaction(scope, work) {
+    async transaction(scope, work, opening) {
       let notices: Notice[] = [];
       let committedQ: Queryable | undefined;
       let readNames: string[] = [];
@@ -346,10 +426,13 @@ export async function openPglite(dataDir?: string, loadDataDirOrOptions?: Blob |
         };
         beginTransactionState(q);
         await tx.query(scopeStatement(scope));
+        if (opening) openings.set(q, (await tx.query<Record<string, unknown>>(opening.sql, [...opening.params])).rows);
         const result = await work(q);
         await runCommitTasks(q);
+        // In process, a statement more costs no round trip: the deferred writes run one by one, and the settings are
+        // read right before COMMIT.
+        for (const write of takeDeferredWrites(q)) await tx.query(write.sql, [...write.params]);
         notices = committedNotices(q);
-        // In process, a statement more costs no round trip: the settings are read right before COMMIT.
         const reads = commitReadStatement(q);
         if (reads.sql) {
           readNames = reads.names;
@@ -449,7 +532,7 @@ export async function openPostgres(connectionString: string, options: { max?: nu
         client.release();
       }
     },
-    async transaction(scope, work) {
+    async transaction(scope, work, opening) {
       const client = await appPool.connect();
       const q: Queryable = {
         async query<T>(sql: string, params?: readonly unknown[]) {
@@ -462,15 +545,22 @@ export async function openPostgres(connectionString: string, options: { max?: nu
       };
       beginTransactionState(q);
       try {
-        // BEGIN and the scope in one simple-protocol round trip.
-        await client.query(`BEGIN; ${scopeStatement(scope)}`);
+        // BEGIN, the scope and the opening statement in one simple-protocol round trip.
+        if (opening) {
+          const results = (await client.query(`BEGIN; ${scopeStatement(scope)};\n${inlineParameters(opening.sql, opening.params)}`)) as unknown as pg.QueryResult[];
+          openings.set(q, (results[2]?.rows ?? []) as Record<string, unknown>[]);
+        } else {
+          await client.query(`BEGIN; ${scopeStatement(scope)}`);
+        }
         const value = await work(q);
         await runCommitTasks(q);
+        const writes = takeDeferredWrites(q).map((w) => inlineParameters(w.sql, w.params));
         const reads = commitReadStatement(q);
-        if (reads.sql) {
-          // The settings and COMMIT in one simple-protocol message: one round trip, results in order.
-          const results = (await client.query(`${reads.sql}; COMMIT`)) as unknown as pg.QueryResult[];
-          deliverCommitReads(q, reads.names, results[0]?.rows[0] as Record<string, unknown> | undefined);
+        if (writes.length > 0 || reads.sql) {
+          // The deferred writes, the settings and COMMIT in one simple-protocol message: one round trip, results in order.
+          const text = [...writes, ...(reads.sql ? [reads.sql] : []), 'COMMIT'].join(';\n');
+          const results = (await client.query(text)) as unknown as pg.QueryResult[];
+          deliverCommitReads(q, reads.names, reads.sql ? (results[writes.length]?.rows[0] as Record<string, unknown> | undefined) : undefined);
         } else {
           await client.query('COMMIT');
         }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Database, Queryable, TransactionScope } from '../db/database.ts';
+import { deferWrite, openingRows, type Database, type Queryable, type Statement, type TransactionScope } from '../db/database.ts';
 import type { RequestAuth } from './access.ts';
 import { tenantContext, type RequestContext } from './context.ts';
 import { AppError, isRetryableDatabaseError } from './errors.ts';
@@ -95,12 +95,12 @@ declare module 'fastify' {
  * Runs work in one transaction; a deadlock or serialisation failure runs it once more, then surfaces (409). The
  * wrappers below use it; so do job handlers (*.jobs.ts), which have no request. Never a service or a repository.
  */
-export async function runTransaction<T>(db: Database, scope: TransactionScope, work: (q: Queryable) => Promise<T>): Promise<T> {
+export async function runTransaction<T>(db: Database, scope: TransactionScope, work: (q: Queryable) => Promise<T>, opening?: Statement): Promise<T> {
   try {
-    return await db.transaction(scope, work);
+    return await db.transaction(scope, work, opening);
   } catch (error) {
     if (!isRetryableDatabaseError(error)) throw error;
-    return db.transaction(scope, work);
+    return db.transaction(scope, work, opening);
   }
 }
 
@@ -165,11 +165,12 @@ export interface KeyScope {
  * transaction ends: when it commits, that one reads the stored answer; when it rolls back, that one runs instead.
  */
 async function claimKey(q: Queryable, scope: KeyScope, key: string, hash: string): Promise<StoredAnswer | null> {
-  const claimed = await q.query(
-    `INSERT INTO idempotency_keys (pharmacy_id, key, user_id, request_hash) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (pharmacy_id, key) DO NOTHING RETURNING key`,
-    [scope.pharmacyId, key, scope.userId, hash],
-  );
+  // Sent with BEGIN when the wrapper could (app.inTenant: the key's scope is known before the transaction opens).
+  let claimed = openingRows(q);
+  if (!claimed) {
+    const claim = claimStatement(scope, key, hash);
+    claimed = await q.query(claim.sql, claim.params);
+  }
   if (claimed.length > 0) return null;
   const [stored] = await q.query<StoredAnswer>(
     `SELECT request_hash, status_code, response FROM idempotency_keys WHERE pharmacy_id = $1 AND key = $2`,
@@ -180,8 +181,21 @@ async function claimKey(q: Queryable, scope: KeyScope, key: string, hash: string
   return stored;
 }
 
+/**
+ * Stores the answer on the claimed key, at the end of the transaction in COMMIT's own round trip (deferWrite, decision
+ * 0077): a request waiting on the key reads it only once this transaction has committed.
+ */
+/** The claim of a key: a row when this transaction claimed it, none when another request holds or held it. */
+function claimStatement(scope: KeyScope, key: string, hash: string): Statement {
+  return {
+    sql: `INSERT INTO idempotency_keys (pharmacy_id, key, user_id, request_hash) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (pharmacy_id, key) DO NOTHING RETURNING key`,
+    params: [scope.pharmacyId, key, scope.userId, hash],
+  };
+}
+
 async function storeAnswer(q: Queryable, scope: KeyScope, key: string, status: number, answer: unknown): Promise<void> {
-  await q.query(`UPDATE idempotency_keys SET status_code = $3, response = $4 WHERE pharmacy_id = $1 AND key = $2`, [
+  deferWrite(q, `UPDATE idempotency_keys SET status_code = $3, response = $4 WHERE pharmacy_id = $1 AND key = $2`, [
     scope.pharmacyId,
     key,
     status,
@@ -241,8 +255,13 @@ export const transactionPlugin = fp<{ db: Database }>(async (app: FastifyInstanc
     const ctx = tenantContext(request.auth);
     const key = options.key === 'none' ? null : idempotencyKey(request);
     const idempotency = key ? { key, hash: requestHash(request) } : null;
-    const { value, replayed } = await runTransaction(db, { pharmacyId: ctx.pharmacyId, userId: ctx.userId }, (q) =>
-      onceForKey(q, ctx, idempotency, options, () => work(q, ctx)),
+    // The key's claim goes with BEGIN (one round trip less; decision 0077).
+    const opening = idempotency && options.key !== 'answer' ? claimStatement(ctx, idempotency.key, idempotency.hash) : undefined;
+    const { value, replayed } = await runTransaction(
+      db,
+      { pharmacyId: ctx.pharmacyId, userId: ctx.userId },
+      (q) => onceForKey(q, ctx, idempotency, options, () => work(q, ctx)),
+      opening,
     );
     return answerWith(reply, value as T, replayed, options);
   });

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/database.ts';
+import { deferWrite, type Queryable } from '../../db/database.ts';
 
 /** Who did it: enough of a request context to stamp an audit row. */
 export interface AuditContext {
@@ -8,7 +8,8 @@ export interface AuditContext {
 
 /**
  * Appends one row to the tenant's audit log in the caller's transaction, so the record exists exactly when
- * the change it describes commits.
+ * the change it describes commits. The row is written at the end of the transaction, in COMMIT's own round trip
+ * (deferWrite, decision 0077): nothing reads the audit log inside the transaction that writes it.
  */
 export async function insertAuditRow(
   q: Queryable,
@@ -19,7 +20,8 @@ export async function insertAuditRow(
   before: unknown,
   after: unknown,
 ): Promise<void> {
-  await q.query(
+  deferWrite(
+    q,
     `INSERT INTO audit_log (pharmacy_id, user_id, action, entity, entity_id, before, after)
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
     [
