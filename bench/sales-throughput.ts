@@ -8,12 +8,14 @@
 //   - autocannon with BENCH_CONNECTIONS connections (the tills) for BENCH_SECONDS; then the sales, their lines and the
 //     ledger are counted in the database (every 201 must be one sale of 3 lines; stock = ledger);
 //   - pgbench -i -s BENCH_PGBENCH_SCALE into a scratch database, then its TPC-B (tpcb-like) script at the same clients.
-// Prints a markdown table with sales/s ÷ TPC-B TPS; never passes or fails on time.
+// Prints a markdown table with sales/s ÷ TPC-B TPS and the CPU a sale and a TPC-B transaction cost (lib/cpu.ts: the
+// whole machine, the Node process, the database's backends); never passes or fails on time.
 // Run: npx tsx bench/sales-throughput.ts   (BENCH_SECONDS=10, BENCH_CONNECTIONS=20, BENCH_PRODUCTS=300,
 //      BENCH_PGBENCH_SCALE=20, BENCH_KINDS=pglite,postgres, BENCH_DATABASE_URL=...)
 import autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { startCpu } from './lib/cpu.ts';
 import { benchEnv, benchKinds, machine, type BenchEnv, type BenchKind } from './lib/stock-bench.ts';
 import { pgbenchDatabase, type PgbenchFigures } from './lib/pgbench.ts';
 
@@ -32,6 +34,10 @@ interface Figures {
   p99: number;
   failed: number;
   note?: string;
+  /** CPU per sale, ms (lib/cpu.ts): the whole machine, this Node process (the app and autocannon), the database's backends. */
+  machineCpu?: number;
+  nodeCpu?: number;
+  postgresCpu?: number;
 }
 
 const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
@@ -103,7 +109,9 @@ async function salesRun(kind: BenchKind): Promise<Figures> {
     if (probe.status !== 201) throw new Error(`the first sale was refused: ${probe.status} ${await probe.text()}`);
 
     started = performance.now();
+    const cpu = await startCpu(kind === 'postgres' ? env.db.owner : null);
     const result = await sell(env, products, CLIENTS);
+    const used = await cpu.finish(result.requests.total);
     const seconds = (performance.now() - started) / 1000;
     const ok = result['2xx'];
     const [sales] = await env.db.owner.query<{ sales: number; lines: number }>(
@@ -120,7 +128,18 @@ async function salesRun(kind: BenchKind): Promise<Figures> {
     const note = `${ok} answered 201 in ${seconds.toFixed(1)} s; in the database: ${sales!.sales} sales (1 before the run), ${sales!.lines} lines; branch stock ≠ ledger for ${ledger!.mismatched} products`;
     console.log(`${kind}: ${note}`);
     if (result.non2xx > 0 || result.errors > 0) console.error(`${kind}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-    return { label, clients: CLIENTS, perSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failed: result.non2xx + result.errors, note };
+    return {
+      label,
+      clients: CLIENTS,
+      perSecond: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      failed: result.non2xx + result.errors,
+      note,
+      ...used,
+      // PGlite runs in this process: its CPU is in Node's figure.
+      ...(kind === 'pglite' ? { postgresCpu: undefined } : {}),
+    };
   } finally {
     await env.close();
   }
@@ -145,10 +164,14 @@ if (kinds.includes('postgres')) {
 }
 for (const kind of kinds) rows.push(await salesRun(kind));
 
-console.log('\n| measurement | clients | sales or transactions/s | latency p50 ms | latency p99 ms | ratio to TPC-B | failed |');
-console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log('\n| measurement | clients | sales or transactions/s | latency p50 ms | latency p99 ms | ratio to TPC-B | failed | machine CPU ms each | Node CPU ms each | PostgreSQL CPU ms each |');
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+const ms = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? '' : value.toFixed(2));
 for (const row of rows) {
   const ratio = tpcb ? (row.perSecond / tpcb.perSecond).toFixed(3) : 'n/a';
-  console.log(`| ${row.label} | ${row.clients} | ${row.perSecond.toFixed(0)} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${ratio} | ${row.failed} |`);
+  const cpu = row as Partial<Figures>;
+  console.log(
+    `| ${row.label} | ${row.clients} | ${row.perSecond.toFixed(0)} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${ratio} | ${row.failed} | ${ms(row.machineCpu)} | ${ms(cpu.nodeCpu)} | ${ms(cpu.postgresCpu)} |`,
+  );
 }
 console.log(`\nLoad at end (uptime): ${uptime()}`);

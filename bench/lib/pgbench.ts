@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { machineBusyMs } from './cpu.ts';
 import { BENCH_PG_URL, percentile } from './stock-bench.ts';
 
 export interface PgbenchFigures {
@@ -16,6 +17,8 @@ export interface PgbenchFigures {
   p99: number;
   /** Failed transactions (pgbench's count). */
   failed: number;
+  /** The whole machine's busy CPU per transaction (pgbench and its backends included; lib/cpu.ts), ms. */
+  machineCpu: number;
 }
 
 /** pgbench's own TPC-B-like script (pgbench 15 builtin "tpcb-like"), with extra statements before END. */
@@ -77,7 +80,9 @@ export async function pgbenchDatabase(scale: number): Promise<{
         const file = path.join(dir, 'script.sql');
         writeFileSync(file, script);
         const args = [...connArgs, '-n', '-c', String(clients), '-j', String(Math.min(2, clients)), '-T', String(seconds), '-s', String(scale), '-f', file, '-l', `--log-prefix=${path.join(dir, 'tx')}`, name];
+        const busyBefore = machineBusyMs();
         const result = spawnSync('pgbench', args, { cwd: dir, encoding: 'utf8' });
+        const busy = machineBusyMs() - busyBefore;
         if (result.status !== 0) throw new Error(`pgbench failed (${result.status}): ${result.stderr}\n${result.stdout}`);
         const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(result.stdout)?.[1]);
         const failed = Number(/number of failed transactions: (\d+)/.exec(result.stdout)?.[1] ?? 0);
@@ -91,7 +96,7 @@ export async function pgbenchDatabase(scale: number): Promise<{
         }
         latencies.sort((a, b) => a - b);
         if (!Number.isFinite(tps) || latencies.length === 0) throw new Error(`could not read pgbench's output:\n${result.stdout}`);
-        return { label, clients, perSecond: tps, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failed };
+        return { label, clients, perSecond: tps, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failed, machineCpu: busy / latencies.length };
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
