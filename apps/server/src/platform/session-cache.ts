@@ -156,11 +156,15 @@ export class SessionCache<T> {
    */
   watch(db: Database): Database {
     if (db.kind !== 'postgres') return db;
-    const transaction: Database['transaction'] = (scope, work) =>
-      db.transaction(scope, async (q) => {
-        if (this.enabled) readAtCommit(q, SESSION_CACHE_KEYS_SETTING, (keys) => this.applyKeys(keys));
-        return work(q);
-      });
+    const transaction: Database['transaction'] = (scope, work, opening) =>
+      db.transaction(
+        scope,
+        async (q) => {
+          if (this.enabled) readAtCommit(q, SESSION_CACHE_KEYS_SETTING, (keys) => this.applyKeys(keys));
+          return work(q);
+        },
+        opening,
+      );
     return Object.assign(Object.create(db) as Database, { transaction });
   }
 
