@@ -50,6 +50,22 @@ const UNIQUE_CONSTRAINT_ERRORS: Record<string, ErrorCode> = {
 };
 
 /**
+ * The refusals SQL raises on purpose with a SQLSTATE of its own, as the AppError the server gave before it moved the
+ * check into SQL, or null for any other error: take_plan_places (migration 0041, decision 0080) says
+ * 'Subscription not active' (PPL01) or that the places do not fit (PPL02, DETAIL {"limit": L, "usage": U}).
+ */
+export function raisedAppError(error: unknown): AppError | null {
+  if (!isDatabaseError(error)) return null;
+  if (error.code === 'PPL01') return new AppError('SUBSCRIPTION_NOT_ACTIVE');
+  if (error.code === 'PPL02') {
+    const detail = (error as { detail?: unknown }).detail;
+    const { limit, usage } = JSON.parse(typeof detail === 'string' ? detail : '{}') as { limit?: unknown; usage?: unknown };
+    if (typeof limit === 'number' && typeof usage === 'number') return new AppError('LIMIT_EXCEEDED', { values: { limit, usage } });
+  }
+  return null;
+}
+
+/**
  * What a database error means to the caller, for the errors a request can cause with what it sends: a duplicate
  * (23505) is 409; a row it names that vanished (23503) is 409; a value the column cannot hold (too long, out of
  * range, an impossible date, a NUL byte) is 400; a deadlock or serialisation failure that survived the retry is 409.
@@ -57,6 +73,8 @@ const UNIQUE_CONSTRAINT_ERRORS: Record<string, ErrorCode> = {
  */
 export function databaseErrorToAppError(error: unknown): AppError | null {
   if (!isDatabaseError(error)) return null;
+  const raised = raisedAppError(error);
+  if (raised) return raised;
   switch (error.code) {
     case '23505': {
       const known = error.constraint ? UNIQUE_CONSTRAINT_ERRORS[error.constraint] : undefined;

@@ -104,18 +104,19 @@ const COUNTER_COLUMN: Record<LimitedResource, string> = {
 };
 
 /**
- * Takes `n` places of a resource when they fit under `limit` (-1: no limit), in one conditional UPDATE: the row
- * lock it takes makes a concurrent taker of the same pharmacy wait and then test the new value. False when the
- * places do not fit or the pharmacy has no counters row.
+ * The subscription checked and `n` places of a resource taken, in one statement (take_plan_places, migration 0041):
+ * SUBSCRIPTION_NOT_ACTIVE and LIMIT_EXCEEDED come back as database errors of their own SQLSTATE (PPL01, PPL02),
+ * which platform/errors.ts maps to the same answers. A pharmacy without a subscription gets `trial`.
  */
-export async function takeUsage(q: Queryable, pharmacyId: string, resource: LimitedResource, n: number, limit: number): Promise<boolean> {
-  const column = COUNTER_COLUMN[resource];
-  const rows = await q.query(
-    `UPDATE usage_counters SET ${column} = ${column} + $2, updated_at = now()
-      WHERE pharmacy_id = $1 AND ($3::int < 0 OR ${column} + $2 <= $3::int) RETURNING ${column}`,
-    [pharmacyId, n, limit],
-  );
-  return rows.length > 0;
+const TAKE_PLAN_PLACES = `SELECT take_plan_places($1, $2, $3, $4, $5)`;
+
+function takePlanPlacesParams(pharmacyId: string, resource: LimitedResource, n: number, now: Date, trial: SubscriptionRecord): unknown[] {
+  return [pharmacyId, COUNTER_COLUMN[resource], n, now.toISOString(), JSON.stringify(trial)];
+}
+
+/** take_plan_places now, in its own round trip. */
+export async function takePlanPlaces(q: Queryable, pharmacyId: string, resource: LimitedResource, n: number, now: Date, trial: SubscriptionRecord): Promise<void> {
+  await q.query(TAKE_PLAN_PLACES, takePlanPlacesParams(pharmacyId, resource, n, now, trial));
 }
 
 /** Gives `n` places of a resource back (never below zero). */

@@ -12,7 +12,7 @@ import {
 } from '@pharmapoint/domain/subscription';
 import { beforeCommit, type Queryable } from '../../db/database.ts';
 import type { RequestContext } from '../../platform/context.ts';
-import { AppError } from '../../platform/errors.ts';
+import { AppError, raisedAppError } from '../../platform/errors.ts';
 import { pharmacyTimeZone, pharmacyTimeZones } from '../settings/settings.service.ts';
 import {
   findSubscriptionsOf,
@@ -29,7 +29,7 @@ import {
   setHostingPaidUntil,
   upgradeSubscription,
   recountUsageFromRows,
-  takeUsage,
+  takePlanPlaces,
 } from './subscription.repository.ts';
 
 type LimitContext = Pick<RequestContext, 'pharmacyId' | 'now'>;
@@ -49,32 +49,36 @@ async function usageOf(q: Queryable, pharmacyId: string): Promise<Usage> {
   return (await findUsage(q, pharmacyId)) ?? { products: 0, transactions: 0, users: 0, branches: 0 };
 }
 
-/** Takes the places now, in one conditional UPDATE of the counters row, or throws LIMIT_EXCEEDED. */
-async function takePlaces(q: Queryable, ctx: LimitContext, resource: LimitedResource, requested: number, limit: number): Promise<void> {
-  if (await takeUsage(q, ctx.pharmacyId, resource, requested, limit)) return;
-  const usage = await usageOf(q, ctx.pharmacyId);
-  // The row may just have been created from the pharmacy's rows: try once more.
-  if (await takeUsage(q, ctx.pharmacyId, resource, requested, limit)) return;
-  throw new AppError('LIMIT_EXCEEDED', { values: { limit, usage: usage[resource] } });
+/**
+ * Checks the subscription and takes the places now, in one statement (take_plan_places, migration 0041), or throws
+ * SUBSCRIPTION_NOT_ACTIVE or LIMIT_EXCEEDED (values limit, usage), as the statement refused.
+ */
+async function takePlaces(q: Queryable, ctx: LimitContext, resource: LimitedResource, requested: number): Promise<void> {
+  try {
+    await takePlanPlaces(q, ctx.pharmacyId, resource, requested, ctx.now, newTrialSubscription(ctx.now));
+  } catch (error) {
+    throw raisedAppError(error) ?? error;
+  }
 }
 
 /** Places asked for in a transaction and taken right before it commits, by resource. */
-const pendingPlaces = new WeakMap<Queryable, Map<LimitedResource, { requested: number; limit: number }>>();
+const pendingPlaces = new WeakMap<Queryable, Map<LimitedResource, { requested: number }>>();
 
 /**
- * Takes `requested` places of a resource for a change made in the same transaction, or throws LIMIT_EXCEEDED
- * (values limit, usage) or SUBSCRIPTION_NOT_ACTIVE. The subscription is checked at once; the places are taken
- * by one conditional UPDATE of the pharmacy's counters row right before the transaction commits (beforeCommit),
- * so that row's lock is held only for the commit, not for the whole change: two requests of one pharmacy cannot
- * both take the last place (the second waits for the first's row and tests the value it committed), and creates
- * of one pharmacy no longer queue behind each other's work (issue 6 item 12). Several calls in one transaction
- * take their places together. A rolled-back change takes nothing; a change refused at commit rolls back whole.
- * Outside a request transaction (no commit hook) the places are taken at once.
+ * Takes `requested` places of a resource for a change made in the same transaction, or refuses it with
+ * LIMIT_EXCEEDED (values limit, usage) or SUBSCRIPTION_NOT_ACTIVE. Both the subscription and the places are
+ * checked at the end of the transaction, right before it commits, in ONE statement (take_plan_places, migration
+ * 0041, decision 0080): the subscription read (is the system active, what is the plan's limit) and one conditional
+ * UPDATE of the pharmacy's counters row, so that row's lock is held only for the commit, not for the whole change:
+ * two requests of one pharmacy cannot both take the last place (the second waits for the first's row and tests the
+ * value it committed), and creates of one pharmacy do not queue behind each other's work (issue 6 item 12). A
+ * refusal rolls the whole change back, so nothing is written, as when the subscription was checked first. Several
+ * calls in one transaction take their places together. Outside a request transaction (no commit hook) the places
+ * are taken at once; `requested` 0 checks the subscription at once.
  */
 export async function assertWithinPlanLimit(q: Queryable, ctx: LimitContext, resource: LimitedResource, requested: number): Promise<void> {
   if (!Number.isInteger(requested) || requested < 0) throw new Error(`requested must be a whole number >= 0, got ${requested}`);
-  const limit = await activeLimit(q, ctx, resource);
-  if (requested === 0) return;
+  if (requested === 0) return takePlaces(q, ctx, resource, 0);
   let pending = pendingPlaces.get(q);
   const known = pending?.get(resource);
   if (known) {
@@ -86,14 +90,14 @@ export async function assertWithinPlanLimit(q: Queryable, ctx: LimitContext, res
       const entry = pendingPlaces.get(q)?.get(resource);
       if (!entry) return;
       pendingPlaces.get(q)?.delete(resource);
-      await takePlaces(q, ctx, resource, entry.requested, entry.limit);
+      await takePlaces(q, ctx, resource, entry.requested);
     });
   } catch {
-    await takePlaces(q, ctx, resource, requested, limit);
+    await takePlaces(q, ctx, resource, requested);
     return;
   }
   if (!pending) pendingPlaces.set(q, (pending = new Map()));
-  pending.set(resource, { requested, limit });
+  pending.set(resource, { requested });
 }
 
 /**
