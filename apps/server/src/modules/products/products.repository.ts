@@ -281,7 +281,8 @@ export async function listProducts(
   return { items, total };
 }
 
-interface BranchProductRow {
+/** A product's values in a branch as the detail reads them (zeros and nulls where it has no row there). */
+export interface BranchProductRow {
   branch_id: string;
   branch_name: string;
   has_row: boolean;
@@ -296,6 +297,32 @@ interface BranchProductRow {
   last_stock_update_reason: string | null;
   nearest_expiry: string | null;
   expired_quantity: number;
+}
+
+/** A product's values in a branch as shown: its prices' figures, availability and stock status there. */
+export function toBranchProduct(r: BranchProductRow, product: ProductRow, defaultMarginPercent: number): BranchProduct {
+  const restricted = product.restricted_branch_ids ?? [];
+  const selling = r.selling;
+  const purchase = r.purchase;
+  const margin = effectiveMinMarginBasisPoints(r.bp_margin, product.min_margin_basis_points, defaultMarginPercent);
+  return {
+    branchId: r.branch_id,
+    branchName: r.branch_name,
+    sellingPriceCents: selling,
+    purchasePriceCents: purchase,
+    minMarginBasisPoints: r.bp_margin,
+    effectiveMinMarginBasisPoints: margin,
+    ...priceFigures(selling, purchase, margin),
+    isAvailable: r.has_row && r.is_available && isOfferedInBranch(restricted, r.branch_id),
+    quantity: r.quantity,
+    reservedQuantity: r.reserved,
+    expiredQuantity: r.expired_quantity,
+    lowStockThreshold: r.bp_threshold,
+    status: branchStockStatus(r.quantity, r.bp_threshold, product.low_stock_threshold),
+    nearestExpiry: r.nearest_expiry,
+    lastStockUpdateAt: r.last_stock_update_at,
+    lastStockUpdateReason: r.last_stock_update_reason,
+  };
 }
 
 /** A product's values in each of the branches (all active ones, or the visible ones), and its batches there. */
@@ -323,30 +350,7 @@ export async function productBranches(
       ORDER BY br.is_default DESC, br.name`,
     [pharmacyId, product.id, today, visible],
   );
-  const restricted = product.restricted_branch_ids ?? [];
-  const branches = rows.map((r): BranchProduct => {
-    const selling = r.selling;
-    const purchase = r.purchase;
-    const margin = effectiveMinMarginBasisPoints(r.bp_margin, product.min_margin_basis_points, defaultMarginPercent);
-    return {
-      branchId: r.branch_id,
-      branchName: r.branch_name,
-      sellingPriceCents: selling,
-      purchasePriceCents: purchase,
-      minMarginBasisPoints: r.bp_margin,
-      effectiveMinMarginBasisPoints: margin,
-      ...priceFigures(selling, purchase, margin),
-      isAvailable: r.has_row && r.is_available && isOfferedInBranch(restricted, r.branch_id),
-      quantity: r.quantity,
-      reservedQuantity: r.reserved,
-      expiredQuantity: r.expired_quantity,
-      lowStockThreshold: r.bp_threshold,
-      status: branchStockStatus(r.quantity, r.bp_threshold, product.low_stock_threshold),
-      nearestExpiry: r.nearest_expiry,
-      lastStockUpdateAt: r.last_stock_update_at,
-      lastStockUpdateReason: r.last_stock_update_reason,
-    };
-  });
+  const branches = rows.map((r) => toBranchProduct(r, product, defaultMarginPercent));
   const batchRows = await q.query<BatchRow>(
     `SELECT ${BATCH_COLUMNS}
        FROM batches b
@@ -392,7 +396,10 @@ function toBatch(b: BatchRow, today: string): Batch {
   };
 }
 
-/** The last 50 price changes of a product in the visible branches, newest first. */
+/** How many price changes the product detail shows (the newest). */
+export const PRICE_CHANGES_SHOWN = 50;
+
+/** The last PRICE_CHANGES_SHOWN price changes of a product in the visible branches, newest first. */
 export async function priceChanges(q: Queryable, pharmacyId: string, productId: string, visible: readonly string[] | null): Promise<PriceChange[]> {
   const rows = await q.query<{
     id: string;
@@ -408,7 +415,7 @@ export async function priceChanges(q: Queryable, pharmacyId: string, productId: 
   }>(
     `SELECT pc.*, u.name AS user_name FROM price_changes pc LEFT JOIN users u ON u.id = pc.user_id
       WHERE pc.pharmacy_id = $1 AND pc.product_id = $2 AND ($3::uuid[] IS NULL OR pc.branch_id = ANY($3::uuid[]))
-      ORDER BY pc.at DESC, pc.id LIMIT 50`,
+      ORDER BY pc.at DESC, pc.id LIMIT ${PRICE_CHANGES_SHOWN}`,
     [pharmacyId, productId, visible],
   );
   return rows.map((r) => ({
@@ -512,62 +519,6 @@ export async function firstMissingBranch(q: Queryable, pharmacyId: string, ids: 
   const rows = await q.query<{ id: string }>(`SELECT id FROM branches WHERE pharmacy_id = $1 AND id = ANY($2::uuid[])`, [pharmacyId, [...new Set(ids)]]);
   const found = new Set(rows.map((r) => r.id));
   return ids.find((id) => !found.has(id));
-}
-
-/** The ids of the pharmacy's active branches. */
-export async function activeBranchIds(q: Queryable, pharmacyId: string): Promise<string[]> {
-  const rows = await q.query<{ id: string }>(`SELECT id FROM branches WHERE pharmacy_id = $1 AND is_active ORDER BY id`, [pharmacyId]);
-  return rows.map((r) => r.id);
-}
-
-/** The columns of a new product (the product's own fields; branch values are written apart). */
-export interface NewProduct {
-  name: string;
-  sku: string | null;
-  barcodes: string[];
-  category: string | null;
-  packageSize: number;
-  packageType: string;
-  unit: string;
-  isDda: boolean;
-  taxApplied: boolean;
-  taxRateBasisPoints: number;
-  minMarginBasisPoints: number | null;
-  lowStockThreshold: number;
-  reorderLevel: number;
-  isActive: boolean;
-  restrictedBranchIds: string[];
-}
-
-/** Inserts a product; a concurrent duplicate SKU fails on the unique index products_sku (409 SKU_TAKEN). */
-export async function insertProduct(q: Queryable, ctx: { pharmacyId: string; userId: string; now: Date }, p: NewProduct): Promise<string> {
-  const [created] = await q.query<{ id: string }>(
-    `INSERT INTO products (pharmacy_id, name, sku, barcodes, category, package_size, package_type, unit, is_dda, tax_applied,
-                           tax_rate_basis_points, min_margin_basis_points, low_stock_threshold, reorder_level, is_active,
-                           restricted_branch_ids, created_at, updated_at, created_by, updated_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17, $18, $18) RETURNING id`,
-    [
-      ctx.pharmacyId,
-      p.name,
-      p.sku,
-      p.barcodes,
-      p.category,
-      p.packageSize,
-      p.packageType,
-      p.unit,
-      p.isDda,
-      p.taxApplied,
-      p.taxRateBasisPoints,
-      p.minMarginBasisPoints,
-      p.lowStockThreshold,
-      p.reorderLevel,
-      p.isActive,
-      p.restrictedBranchIds,
-      ctx.now,
-      ctx.userId,
-    ],
-  );
-  return created!.id;
 }
 
 /** The product columns a PATCH may set, by column name; undefined values are left as they are. */

@@ -12,34 +12,35 @@ import {
   type ReceiveBatchResponse,
   type UpdateProduct,
 } from '@pharmapoint/domain/products';
+import { DEFAULT_MIN_MARGIN_PERCENT } from '@pharmapoint/domain/margins';
 import { businessDate, isExpired } from '@pharmapoint/domain/stock';
 import type { Queryable } from '../../db/database.ts';
 import { holds } from '../../platform/access.ts';
-import type { RequestContext } from '../../platform/context.ts';
+import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
-import { applyStockChange, resolveBranch, stockSettings } from '../stock/stock.service.ts';
+import { applyStockChange, resolveBranch, stockSettings, type StockSettings } from '../stock/stock.service.ts';
 import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
 import {
-  activeBranchIds,
   findBatch,
   findProduct,
   firstMissingBranch,
   insertPriceChange,
-  insertProduct,
   listMovements,
   listProducts,
   lockBranchPrices,
+  PRICE_CHANGES_SHOWN,
   priceChanges,
   productBranches,
   skuTaken,
   stampPriceUpdate,
+  toBranchProduct,
   toProduct,
   updateProductColumns,
   upsertBranchValues,
   type ProductRow,
 } from './products.repository.ts';
-import { insertInitialBranchValues, type InitialBranchRow } from './initial-branch-values.repository.ts';
+import { insertNewProduct, newProductSources, type InitialBranchRow, type NewProductSources } from './new-product.repository.ts';
 
 /**
  * The product catalogue's use cases (issue 3). Each takes the caller's transaction and request context and never
@@ -57,10 +58,23 @@ async function requireProduct(q: Queryable, ctx: RequestContext, id: string, for
   return row;
 }
 
+/** The settings the catalogue uses: the default minimum margin (percent) and the categories. */
+type CatalogueSettings = Pick<StockSettings, 'defaultMinMarginPercent' | 'categories'>;
+
+/**
+ * The catalogue's settings from a settings document already read, by the rule of stock.service's stockSettings
+ * (the create reads the document with the rest of what it needs, decision 0079).
+ */
+function settingsOf(doc: Record<string, unknown>): CatalogueSettings {
+  const margin = Number(doc.defaultMinMargin);
+  const categories = Array.isArray(doc.categories) ? doc.categories.filter((c): c is string => typeof c === 'string' && c.trim() !== '') : [];
+  return { defaultMinMarginPercent: margin > 0 && margin < 100 ? margin : DEFAULT_MIN_MARGIN_PERCENT, categories };
+}
+
 /** The category as the settings spell it; 400 when the settings list categories and this is not one of them. */
-async function checkCategory(q: Queryable, ctx: RequestContext, category: string | null | undefined): Promise<string | null | undefined> {
+function knownCategory(settings: CatalogueSettings, category: string | null | undefined): string | null | undefined {
   if (!category) return category === undefined ? undefined : null;
-  const { categories } = await stockSettings(q, ctx);
+  const { categories } = settings;
   if (categories.length === 0) return category;
   const known = categories.find((c) => c.toLowerCase() === category.toLowerCase());
   if (!known) {
@@ -70,6 +84,17 @@ async function checkCategory(q: Queryable, ctx: RequestContext, category: string
     });
   }
   return known;
+}
+
+/** knownCategory, reading the settings only when a category is given. */
+async function checkCategory(q: Queryable, ctx: RequestContext, category: string | null | undefined): Promise<string | null | undefined> {
+  if (!category) return category === undefined ? undefined : null;
+  return knownCategory(await stockSettings(q, ctx), category);
+}
+
+/** Code-point order, which is PostgreSQL's order of uuids written in lower case. */
+function byText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
@@ -134,30 +159,22 @@ export async function searchProducts(q: Queryable, ctx: RequestContext, query: P
 /** POST /api/products: the product, its row in every branch it is offered in, initial price changes. */
 export async function createProduct(q: Queryable, ctx: RequestContext, input: CreateProduct): Promise<ProductDetailResponse> {
   await assertWithinPlanLimit(q, ctx, 'products', 1);
-  const category = await checkCategory(q, ctx, input.category);
-  await checkSkuFree(q, ctx, input.sku);
-  await checkBranchesExist(q, ctx, [...input.restrictedBranchIds, ...input.branches.map((b) => b.branchId)]);
-  const productId = await insertProduct(q, ctx, {
-    name: input.name,
-    sku: input.sku || null,
-    barcodes: [...new Set(input.barcodes)],
-    category: category ?? null,
-    packageSize: input.packageSize,
-    packageType: input.packageType,
-    unit: input.unit,
-    isDda: input.isDda,
-    taxApplied: input.taxApplied,
-    taxRateBasisPoints: input.taxRateBasisPoints,
-    minMarginBasisPoints: input.minMarginBasisPoints ?? null,
-    lowStockThreshold: input.lowStockThreshold,
-    reorderLevel: input.reorderLevel,
-    isActive: input.isActive,
-    restrictedBranchIds: [...new Set(input.restrictedBranchIds)],
-  });
+  const sku = input.sku || null;
+  const requested = [...input.restrictedBranchIds, ...input.branches.map((b) => b.branchId)];
+  // What the checks and the answer need, in one statement (decision 0079): the settings, the branches, the SKU, the user.
+  const sources = await newProductSources(q, ctx, { sku, branchIds: requested });
+  const settings = settingsOf(sources.settings);
+  const category = knownCategory(settings, input.category);
+  if (sku && sources.skuTaken) throw new AppError('SKU_TAKEN');
+  const branchIds = new Set(sources.branches.map((b) => b.id));
+  const missing = requested.find((id) => !branchIds.has(id));
+  if (missing) throw new AppError('NOT_FOUND', { details: { branchId: missing } });
   const overrides = new Map(input.branches.map((b) => [b.branchId, b]));
-  const targets = new Set([...(await activeBranchIds(q, ctx.pharmacyId)).filter((id) => isOfferedInBranch(input.restrictedBranchIds, id)), ...overrides.keys()]);
-  // Every branch row of the new product in one statement (decision 0075), with the values writeBranchValues would
-  // give a row that did not exist: the table's defaults where nothing is given, a price change where a price is not 0.
+  // The active branches in id order, then the branches given values: the order the rows are written in.
+  const active = sources.branches.filter((b) => b.isActive).map((b) => b.id).sort(byText);
+  const targets = new Set([...active.filter((id) => isOfferedInBranch(input.restrictedBranchIds, id)), ...overrides.keys()]);
+  // Every branch row of the new product (decision 0075), with the values writeBranchValues would give a row that
+  // did not exist: the table's defaults where nothing is given, a price change where a price is not 0.
   const rows: InitialBranchRow[] = [...targets].map((branchId) => {
     const override = overrides.get(branchId);
     const sellingPriceCents = override?.sellingPriceCents ?? input.sellingPriceCents;
@@ -175,9 +192,89 @@ export async function createProduct(q: Queryable, ctx: RequestContext, input: Cr
   });
   // The product's last price update names the last branch whose price was set, as one write per branch did.
   const stampReason = rows.findLast((r) => r.priceChangeReason !== null)?.priceChangeReason ?? null;
-  await insertInitialBranchValues(q, ctx, productId, rows, stampReason);
-  await audit(q, ctx, 'create', 'product', productId, null, { name: input.name, sku: input.sku ?? null });
-  return productDetail(q, ctx, productId);
+  const written = await insertNewProduct(
+    q,
+    ctx,
+    {
+      name: input.name,
+      sku,
+      barcodes: [...new Set(input.barcodes)],
+      category: category ?? null,
+      packageSize: input.packageSize,
+      packageType: input.packageType,
+      unit: input.unit,
+      isDda: input.isDda,
+      taxApplied: input.taxApplied,
+      taxRateBasisPoints: input.taxRateBasisPoints,
+      minMarginBasisPoints: input.minMarginBasisPoints ?? null,
+      lowStockThreshold: input.lowStockThreshold,
+      reorderLevel: input.reorderLevel,
+      isActive: input.isActive,
+      restrictedBranchIds: [...new Set(input.restrictedBranchIds)],
+    },
+    rows,
+    stampReason,
+  );
+  await audit(q, ctx, 'create', 'product', written.product.id, null, { name: input.name, sku: input.sku ?? null });
+  return createdProductDetail(ctx, sources, settings, written);
+}
+
+/**
+ * The answer of creating a product, built from what the create read and wrote (decision 0079) instead of read back:
+ * exactly what GET /api/products/:id answers right after (h2-create-answer.test.ts). A new product has no batches and
+ * no stock; its branches are the active ones and those it has a row in, as the user may see them, in the detail's
+ * order; its price changes are the ones just written (one instant: by id).
+ */
+function createdProductDetail(
+  ctx: RequestContext,
+  sources: NewProductSources,
+  settings: CatalogueSettings,
+  written: Awaited<ReturnType<typeof insertNewProduct>>,
+): ProductDetailResponse {
+  const { product } = written;
+  const rowOf = new Map(written.branchRows.map((r) => [r.branchId, r]));
+  const branches = sources.branches
+    .filter((b) => (b.isActive || rowOf.has(b.id)) && canSeeBranch(ctx, b.id))
+    .map((b) => {
+      const row = rowOf.get(b.id);
+      return toBranchProduct(
+        {
+          branch_id: b.id,
+          branch_name: b.name,
+          has_row: row !== undefined,
+          selling: row?.sellingPriceCents ?? 0,
+          purchase: row?.purchasePriceCents ?? 0,
+          bp_margin: row?.minMarginBasisPoints ?? null,
+          is_available: row?.isAvailable ?? false,
+          quantity: row?.quantity ?? 0,
+          reserved: row?.reservedQuantity ?? 0,
+          bp_threshold: row?.lowStockThreshold ?? null,
+          last_stock_update_at: row?.lastStockUpdateAt ?? null,
+          last_stock_update_reason: row?.lastStockUpdateReason ?? null,
+          nearest_expiry: null,
+          expired_quantity: 0,
+        },
+        product,
+        settings.defaultMinMarginPercent,
+      );
+    });
+  const priceChanges = written.priceChanges
+    .filter((c) => canSeeBranch(ctx, c.branchId))
+    .sort((a, b) => byText(a.id, b.id))
+    .slice(0, PRICE_CHANGES_SHOWN)
+    .map((c) => ({
+      id: c.id,
+      branchId: c.branchId,
+      oldSellingPriceCents: c.oldSellingPriceCents,
+      newSellingPriceCents: c.newSellingPriceCents,
+      oldPurchasePriceCents: c.oldPurchasePriceCents,
+      newPurchasePriceCents: c.newPurchasePriceCents,
+      reason: c.reason,
+      userId: c.userId,
+      userName: c.userId === null ? null : sources.userName,
+      at: c.at,
+    }));
+  return { product: toProduct(product), branches, batches: [], priceChanges };
 }
 
 /** PATCH /api/products/:id. Price fields need product:manage_price; prices go to the branch of ?branchId= (default the session's). */
