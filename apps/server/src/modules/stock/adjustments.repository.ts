@@ -151,19 +151,6 @@ export async function countAdjustments(q: Queryable, pharmacyId: string, filter:
   return row?.total ?? 0;
 }
 
-export async function insertAdjustment(
-  q: Queryable,
-  pharmacyId: string,
-  adjustment: { branchId: string; reason: string; userId: string; at: Date },
-): Promise<string> {
-  const [row] = await q.query<{ id: string }>(
-    `INSERT INTO stock_adjustments (pharmacy_id, branch_id, reason, user_id, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-    [pharmacyId, adjustment.branchId, adjustment.reason, adjustment.userId, adjustment.at],
-  );
-  if (!row) throw new Error('adjustment insert returned nothing');
-  return row.id;
-}
-
 export interface NewAdjustmentItem {
   productId: string;
   batchId: string | null;
@@ -172,15 +159,36 @@ export interface NewAdjustmentItem {
   note: string | null;
 }
 
-/** The lines of an adjustment, in the request's order. */
-export async function insertAdjustmentItems(q: Queryable, pharmacyId: string, adjustmentId: string, items: readonly NewAdjustmentItem[]): Promise<void> {
-  await q.query(
-    `INSERT INTO stock_adjustment_items (pharmacy_id, adjustment_id, position, product_id, batch_id, delta, reason_type, note)
-     SELECT $1, $2, i.n - 1, i.product_id, i.batch_id, i.delta, i.reason_type, i.note
-       FROM unnest($3::uuid[], $4::uuid[], $5::int[], $6::text[], $7::text[]) WITH ORDINALITY AS i(product_id, batch_id, delta, reason_type, note, n)`,
+/**
+ * An adjustment and its lines (in the request's order), in one statement; answers what the caller does not know
+ * already for its answer: the stored time, the user's name and the lines' ids in the request's order.
+ */
+export async function insertAdjustment(
+  q: Queryable,
+  pharmacyId: string,
+  adjustment: { id: string; branchId: string; reason: string; userId: string; at: Date; items: readonly NewAdjustmentItem[] },
+): Promise<{ createdAt: string; userName: string | null; itemIds: string[] }> {
+  const { items } = adjustment;
+  const [row] = await q.query<{ created_at: string; user_name: string | null; item_ids: string[] }>(
+    `WITH a AS (
+       INSERT INTO stock_adjustments (pharmacy_id, id, branch_id, reason, user_id, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+       RETURNING created_at
+     ), i AS (
+       INSERT INTO stock_adjustment_items (pharmacy_id, adjustment_id, position, product_id, batch_id, delta, reason_type, note)
+       SELECT $1, $2, i.n - 1, i.product_id, i.batch_id, i.delta, i.reason_type, i.note
+         FROM unnest($7::uuid[], $8::uuid[], $9::int[], $10::text[], $11::text[]) WITH ORDINALITY AS i(product_id, batch_id, delta, reason_type, note, n)
+       RETURNING id, position
+     )
+     SELECT a.created_at, (SELECT u.name FROM users u WHERE u.id = $5) AS user_name,
+            ARRAY(SELECT i.id FROM i ORDER BY i.position) AS item_ids
+       FROM a`,
     [
       pharmacyId,
-      adjustmentId,
+      adjustment.id,
+      adjustment.branchId,
+      adjustment.reason,
+      adjustment.userId,
+      adjustment.at,
       items.map((i) => i.productId),
       items.map((i) => i.batchId),
       items.map((i) => i.delta),
@@ -188,6 +196,8 @@ export async function insertAdjustmentItems(q: Queryable, pharmacyId: string, ad
       items.map((i) => i.note),
     ],
   );
+  if (!row) throw new Error('adjustment insert returned nothing');
+  return { createdAt: row.created_at, userName: row.user_name, itemIds: row.item_ids };
 }
 
 /** The branch purchase price of a product (0 when the branch has no row for it). */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   ADJUSTMENT_REASON_LABELS,
   businessDate,
@@ -41,10 +42,13 @@ export async function createAdjustment(q: Queryable, ctx: RequestContext, input:
       });
     }
   });
-  const adjustmentId = await repo.insertAdjustment(q, ctx.pharmacyId, { branchId: branch.id, reason: input.reason, userId: ctx.userId, at: ctx.now });
+  // The adjustment's id is chosen here, so its lines go through the ledger first (their movements reference it) and
+  // the adjustment and its lines are written in one statement afterwards; the answer is built from what this use
+  // case has (the branch, the products, the batches the ledger touched) instead of read back (decision 0078).
+  const adjustmentId = randomUUID();
   const batches = await Promise.all(input.items.map((item) => batchOf(q, ctx, branch.id, item)));
   // Every line in one ledger call: it locks all their rows in its global order (creating those of increases) first.
-  await applyStockChanges(
+  const results = await applyStockChanges(
     q,
     { pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now },
     input.items.map((item, index) => {
@@ -61,16 +65,35 @@ export async function createAdjustment(q: Queryable, ctx: RequestContext, input:
       };
     }),
   );
-  await repo.insertAdjustmentItems(
-    q,
-    ctx.pharmacyId,
-    adjustmentId,
-    input.items.map((i) => ({ productId: i.productId, batchId: i.batchId ?? null, delta: i.delta, reasonType: i.reasonType, note: i.note ?? null })),
-  );
+  const lines = input.items.map((i) => ({ productId: i.productId, batchId: i.batchId ?? null, delta: i.delta, reasonType: i.reasonType, note: i.note ?? null }));
+  const stored = await repo.insertAdjustment(q, ctx.pharmacyId, { id: adjustmentId, branchId: branch.id, reason: input.reason, userId: ctx.userId, at: ctx.now, items: lines });
   await audit(q, ctx, 'create', 'stock_adjustment', adjustmentId, null, input);
-  const [created] = await repo.findAdjustments(q, ctx.pharmacyId, { ids: [adjustmentId], branchIds: null }, { limit: 1, offset: 0 });
-  if (!created) throw new Error('the adjustment just created was not found');
-  return created;
+  const names = new Map(known.map((p) => [p.id, p.name]));
+  // What GET /api/stock/adjustments/:id answers for it (a test compares the two).
+  return {
+    id: adjustmentId,
+    branchId: branch.id,
+    branchName: branch.name,
+    reason: input.reason,
+    userId: ctx.userId,
+    userName: stored.userName,
+    createdAt: stored.createdAt,
+    items: lines.map((line, index) => {
+      const taken = results[index]!.batches;
+      const sign = line.delta < 0 ? -1 : 1;
+      return {
+        id: stored.itemIds[index]!,
+        productId: line.productId,
+        productName: names.get(line.productId)!,
+        batchId: line.batchId,
+        batchNumber: line.batchId === null ? null : (taken.find((b) => b.batchId === line.batchId)?.batchNumber ?? null),
+        delta: line.delta,
+        reasonType: line.reasonType,
+        note: line.note,
+        batches: taken.map((b) => ({ batchId: b.batchId, batchNumber: b.batchNumber, expiryDate: b.expiryDate, delta: sign * b.quantity })),
+      };
+    }),
+  };
 }
 
 /**
