@@ -75,7 +75,7 @@ describe.each(testDatabaseKinds())('take_plan_places follows the domain on %s', 
   }
 
   async function usageOf(resource: LimitedResource): Promise<number> {
-    const [row] = await t.db.owner.query<Record<string, number>>(`SELECT ${resource} AS n FROM usage_counters WHERE pharmacy_id = $1`, [pharmacyId]);
+    const [row] = await t.db.owner.query<{ n: number }>(`SELECT ${resource} AS n FROM usage_counters WHERE pharmacy_id = $1`, [pharmacyId]);
     return row!.n;
   }
 

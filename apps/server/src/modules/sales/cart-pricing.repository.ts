@@ -26,18 +26,48 @@ export interface CartProductRow {
  * a plain join, planned without statistics, read every branch row of the pharmacy for each sale (decision 0075).
  */
 export async function findCartProducts(q: Queryable, pharmacyId: string, branchId: string, productIds: readonly string[]): Promise<Map<string, CartProductRow>> {
-  const rows = await q.query<CartProductRow>(
-    `SELECT p.id, p.name, p.sku, p.is_active, p.is_dda, p.tax_applied, p.tax_rate_basis_points, p.package_size,
+  const rows = await q.query<CartProductRow>(cartProductsSql(''), [pharmacyId, branchId, productIds]);
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+function cartProductsSql(extraColumns: string): string {
+  return `SELECT p.id, p.name, p.sku, p.is_active, p.is_dda, p.tax_applied, p.tax_rate_basis_points, p.package_size,
             p.min_margin_basis_points AS product_min_margin_basis_points, p.restricted_branch_ids,
             bp.selling_price_cents, bp.purchase_price_cents, bp.min_margin_basis_points AS branch_min_margin_basis_points,
-            bp.is_available, bp.quantity
+            bp.is_available, bp.quantity${extraColumns}
        FROM products p
        LEFT JOIN LATERAL (
          SELECT x.selling_price_cents, x.purchase_price_cents, x.min_margin_basis_points, x.is_available, x.quantity
            FROM branch_products x WHERE x.pharmacy_id = p.pharmacy_id AND x.branch_id = $2 AND x.product_id = p.id LIMIT 1
        ) bp ON true
-      WHERE p.pharmacy_id = $1 AND p.id = ANY ($3::uuid[])`,
+      WHERE p.pharmacy_id = $1 AND p.id = ANY ($3::uuid[])`;
+}
+
+/** A branch of the pharmacy by id, active or not (what the stock module's resolveBranch finds), as id and name. */
+export interface CartBranch {
+  id: string;
+  name: string;
+}
+
+/**
+ * findCartProducts and, in the same statement, the branch `branchId` of the pharmacy (any, active or not), or null
+ * when there is no such branch. The branch is read once for the statement (an uncorrelated subquery); when no product
+ * of the cart is found there is no row to carry it, and it is read on its own (a cart of unknown products only).
+ */
+export async function findCartProductsAndBranch(
+  q: Queryable,
+  pharmacyId: string,
+  branchId: string,
+  productIds: readonly string[],
+): Promise<{ products: Map<string, CartProductRow>; branch: CartBranch | null }> {
+  const rows = await q.query<CartProductRow & { branch_name: string | null }>(
+    cartProductsSql(`,
+            (SELECT b.name FROM branches b WHERE b.pharmacy_id = $1 AND b.id = $2) AS branch_name`),
     [pharmacyId, branchId, productIds],
   );
-  return new Map(rows.map((r) => [r.id, r]));
+  const products = new Map<string, CartProductRow>();
+  for (const { branch_name: _, ...row } of rows) products.set(row.id, row);
+  if (rows.length > 0) return { products, branch: rows[0]!.branch_name === null ? null : { id: branchId, name: rows[0]!.branch_name } };
+  const [branch] = await q.query<CartBranch>(`SELECT id, name FROM branches WHERE pharmacy_id = $1 AND id = $2`, [pharmacyId, branchId]);
+  return { products, branch: branch ?? null };
 }

@@ -16,9 +16,9 @@ import type { Queryable } from '../../db/database.ts';
 import { holds } from '../../platform/access.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
-import { findCartProducts, type CartProductRow } from './cart-pricing.repository.ts';
+import { findCartProducts, findCartProductsAndBranch, type CartBranch, type CartProductRow } from './cart-pricing.repository.ts';
 
-export type { CartProductRow };
+export type { CartBranch, CartProductRow };
 
 /** A refusal with the specification's code and values (and details for the screen). */
 export function refuse(problem: SaleProblem, details?: unknown): never {
@@ -82,6 +82,12 @@ export interface PriceCartInput<L extends CartLineRequest> {
   keptPrice?: (productId: string, unitMode: UnitMode) => number | undefined;
   /** The refusal for a line whose product is not in this pharmacy. */
   notFound: (productId: string, index: number) => never;
+  /**
+   * When given, the branch `branchId` (any of the pharmacy's, active or not; null when it has none of that id) is
+   * read in the cart's own statement and handed to this check before any line is priced: the caller's refusals of
+   * the branch come before the products' (completing a sale, decision 0080).
+   */
+  checkBranch?: (branch: CartBranch | null) => Promise<void> | void;
 }
 
 export interface PricedCart<L extends CartLineRequest> {
@@ -117,7 +123,15 @@ function sellablePrice(product: CartProductRow, branchId: string): number | null
 export async function priceCart<L extends CartLineRequest>(q: Queryable, ctx: RequestContext, settings: Settings, input: PriceCartInput<L>): Promise<PricedCart<L>> {
   const money = settingsMoney(settings);
   const rules = saleCheckRules(settings, { mayDiscount: canGiveDiscounts(ctx.subject), mayExceedMaxDiscount: holds(ctx, 'pos:admin') });
-  const products = await findCartProducts(q, ctx.pharmacyId, input.branchId, [...new Set(input.lines.map((l) => l.productId))]);
+  const productIds = [...new Set(input.lines.map((l) => l.productId))];
+  let products: Map<string, CartProductRow>;
+  if (input.checkBranch) {
+    const found = await findCartProductsAndBranch(q, ctx.pharmacyId, input.branchId, productIds);
+    await input.checkBranch(found.branch);
+    products = found.products;
+  } else {
+    products = await findCartProducts(q, ctx.pharmacyId, input.branchId, productIds);
+  }
   const mayOverridePrice = holds(ctx, 'pos:price_override');
   const defaultMargin = settings.defaultMinMargin > 0 ? settings.defaultMinMargin : DEFAULT_MIN_MARGIN_PERCENT;
 

@@ -24,7 +24,7 @@ import { loadSettings, settingsTimeZone } from '../settings/settings.service.ts'
 import { applyStockChanges, lockStockRows, resolveBranch, restampReason, sellableStock, type StockChange, type StockChangeResult } from '../stock/stock.service.ts';
 import { completeSuspendedSale, takeSuspendedSale, type HeldReservation } from '../suspended-sales/suspended-sales.service.ts';
 import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
-import { priceCart, refuse, saleCheckLines, type CartProductRow } from './cart-pricing.service.ts';
+import { priceCart, refuse, saleCheckLines, type CartBranch, type CartProductRow } from './cart-pricing.service.ts';
 import {
   findLastPrescription,
   findSale,
@@ -64,12 +64,28 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   if (input.lines.length === 0) refuse({ code: 'SALE_CART_EMPTY' });
   // A resumed sale (decision 0028): its suspension is locked first (before any stock row) and its reservation held.
   const held = input.suspendedSaleId ? await takeSuspendedSale(q, ctx, input.suspendedSaleId) : null;
-  const branch = await resolveBranch(q, ctx, input.branchId ?? held?.branchId);
-  if (held && held.branchId !== branch.id) throw new AppError('SUSPENDED_SALE_OTHER_BRANCH', { values: { branch: held.branchName }, details: { branchId: held.branchId } });
+  // The branch, by resolveBranch's rules: the one asked for (or the resumed sale's), else the session's, else the
+  // default. 404 for none of the pharmacy's, 403 for one the user may not see, then the resumed sale's branch and the
+  // client, in that order. With its id known (the till always sends it), the branch is read in the cart's statement
+  // and checked there, before any line is priced (decision 0080): no statement of its own. Until then only the stock
+  // rows of that id are locked and read, which a refusal rolls back.
+  const checked: { branch?: CartBranch; client?: Awaited<ReturnType<typeof findCustomer>> | null } = {};
+  const acceptBranch = async (found: CartBranch | null, id: string) => {
+    if (!found) throw new AppError('NOT_FOUND', { details: { branchId: id } });
+    if (!canSeeBranch(ctx, found.id)) throw new AppError('BRANCH_NOT_ALLOWED');
+    if (held && held.branchId !== found.id) throw new AppError('SUSPENDED_SALE_OTHER_BRANCH', { values: { branch: held.branchName }, details: { branchId: held.branchId } });
+    checked.branch = found;
+    checked.client = input.clientId ? await findCustomer(q, ctx, input.clientId) : null;
+  };
+  const askedBranchId = input.branchId ?? held?.branchId ?? ctx.branchId;
+  if (!askedBranchId) {
+    const resolved = await resolveBranch(q, ctx, null);
+    await acceptBranch(resolved, resolved.id);
+  }
+  const branchId = askedBranchId ?? checked.branch!.id;
   const { settings } = await loadSettings(q, ctx.pharmacyId);
   const today = businessDate(ctx.now, settingsTimeZone(settings));
   const saleDate = input.saleDate ?? today;
-  const client = input.clientId ? await findCustomer(q, ctx, input.clientId) : null;
 
   // Lock the branch's stock rows first (the ledger's one global order), then read stock and prices under the locks.
   // The ledger is handed the locked rows and their batches: it neither locks nor reads them again (decision 0069).
@@ -77,10 +93,11 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   const productIds = [...needed.keys()];
   // A resumed sale also locks the products it reserved and no longer sells (they are released below).
   const lockIds = held ? [...new Set([...productIds, ...held.batches.keys()])] : productIds;
-  const locked = await lockStockRows(q, ctx, lockIds.map((productId) => ({ branchId: branch.id, productId })));
+  const locked = await lockStockRows(q, ctx, lockIds.map((productId) => ({ branchId, productId })));
   const sellable = await sellableStock(q, locked, today);
   const { priced, cart, money, rules } = await priceCart(q, ctx, settings, {
-    branchId: branch.id,
+    branchId,
+    checkBranch: askedBranchId ? (found) => acceptBranch(found, askedBranchId) : undefined,
     lines: input.lines,
     discount: input.discount,
     expectedTotalCents: input.expectedTotalCents,
@@ -90,6 +107,8 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
       throw new AppError('NOT_FOUND', { details: { productId, line: index + 1 } });
     },
   });
+  const { branch, client } = checked;
+  if (!branch || client === undefined) throw new Error('completeSale: the branch was not checked');
 
   const methods = tillPaymentMethods(settings.paymentMethods);
   const payments = input.payments.map((p) => ({ ...p, method: canonicalPaymentMethod(methods, p.method) ?? p.method.trim() }));
