@@ -15,16 +15,35 @@ interface BranchStockRow {
   quantity: number;
   reserved_quantity: number;
   purchase_price_cents: number;
+  alert_threshold: number;
+  product_active: boolean;
+  product_name: string;
 }
 
 export interface BranchStock {
   quantity: number;
   reservedQuantity: number;
   purchasePriceCents: number;
+  /**
+   * What the row's stock alert depends on besides its quantity (the ledger keeps stock_alerts, decision 0078): the
+   * threshold (the branch's, else the product's), whether the product is active, and its name. Read with the lock.
+   */
+  alert: StockAlertInputs;
+}
+
+export interface StockAlertInputs {
+  threshold: number;
+  productActive: boolean;
+  productName: string;
 }
 
 function toBranchStock(row: BranchStockRow): BranchStock {
-  return { quantity: row.quantity, reservedQuantity: row.reserved_quantity, purchasePriceCents: row.purchase_price_cents };
+  return {
+    quantity: row.quantity,
+    reservedQuantity: row.reserved_quantity,
+    purchasePriceCents: row.purchase_price_cents,
+    alert: { threshold: row.alert_threshold, productActive: row.product_active, productName: row.product_name },
+  };
 }
 
 interface LedgerBatchRow {
@@ -82,21 +101,35 @@ export function stockKeyOf(key: StockKey): string {
   return `${key.branchId}:${key.productId}`;
 }
 
+const LOCK_COLUMNS = `bp.branch_id, bp.product_id, bp.quantity, bp.reserved_quantity, bp.purchase_price_cents,
+       COALESCE(bp.low_stock_threshold, p.low_stock_threshold) AS alert_threshold, p.is_active AS product_active, p.name AS product_name`;
+
 /**
  * Locks the existing branch rows of these keys in the ledger's one global order, (branch, product): every
  * multi-product change takes its locks in this order, so two of them never wait for each other in a circle.
- * Answers the locked rows by stockKeyOf (a key without a row is absent).
+ * Answers the locked rows by stockKeyOf (a key without a row is absent), with what their stock alert depends on.
+ * `onlyIfAll`: lock nothing (and answer nothing) unless every key has a row: the caller then creates the missing
+ * rows and locks all again, in order, never holding a later row while it waits for an earlier one.
  */
-export async function lockBranchStockRows(q: Queryable, pharmacyId: string, keys: readonly StockKey[]): Promise<Map<string, BranchStock>> {
+export async function lockBranchStockRows(
+  q: Queryable,
+  pharmacyId: string,
+  keys: readonly StockKey[],
+  options: { onlyIfAll?: boolean } = {},
+): Promise<Map<string, BranchStock>> {
   const locked = new Map<string, BranchStock>();
   if (keys.length === 0) return locked;
   const rows = await q.query<BranchStockRow & { branch_id: string; product_id: string }>(
-    `SELECT bp.branch_id, bp.product_id, bp.quantity, bp.reserved_quantity, bp.purchase_price_cents FROM branch_products bp
+    `SELECT ${LOCK_COLUMNS}
+       FROM branch_products bp
        JOIN unnest($2::uuid[], $3::uuid[]) AS k(branch_id, product_id) ON k.branch_id = bp.branch_id AND k.product_id = bp.product_id
+       JOIN products p ON p.pharmacy_id = bp.pharmacy_id AND p.id = bp.product_id
       WHERE bp.pharmacy_id = $1
+        ${options.onlyIfAll ? `AND (SELECT count(*) FROM branch_products x JOIN unnest($2::uuid[], $3::uuid[]) AS k(branch_id, product_id)
+                                      ON k.branch_id = x.branch_id AND k.product_id = x.product_id WHERE x.pharmacy_id = $1) = $4` : ''}
       ORDER BY bp.branch_id, bp.product_id
       FOR UPDATE OF bp`,
-    [pharmacyId, keys.map((k) => k.branchId), keys.map((k) => k.productId)],
+    [pharmacyId, keys.map((k) => k.branchId), keys.map((k) => k.productId), ...(options.onlyIfAll ? [keys.length] : [])],
   );
   for (const row of rows) locked.set(stockKeyOf({ branchId: row.branch_id, productId: row.product_id }), toBranchStock(row));
   return locked;
@@ -177,14 +210,17 @@ export interface LedgerWrite {
   movements: readonly (Omit<MovementHead, 'userId' | 'at'> & MovementLine)[];
   /** Each branch row's stock after the changes, with the last change's reason and time. */
   branchRows: readonly (StockKey & { quantity: number; reservedQuantity: number; reason: string; at: Date })[];
+  /** The stock alerts these changes set (upsert by key) or clear (delete by key); rows whose alert stays are in neither. */
+  alerts: { set: readonly (StockKey & { status: 'out' | 'low'; productName: string })[]; clear: readonly StockKey[] };
 }
 
 /**
- * Writes the result of several stock changes in ONE statement: the batches' quantities, the ledger rows and the
- * branch rows. Answers the highest ledger `sequence` written per branch row (by stockKeyOf).
+ * Writes the result of several stock changes in ONE statement: the batches' quantities, the ledger rows, the
+ * branch rows and their stock alerts (decision 0078: no trigger recomputes them after a change of quantity). Answers
+ * the highest ledger `sequence` written per branch row (by stockKeyOf).
  */
 export async function writeLedger(q: Queryable, pharmacyId: string, write: LedgerWrite): Promise<Map<string, number>> {
-  const { batches, movements, branchRows } = write;
+  const { batches, movements, branchRows, alerts } = write;
   const rows = await q.query<{ branch_id: string; product_id: string; seq: number }>(
     `WITH b AS (
        UPDATE batches b SET quantity = b.quantity + m.dq, reserved_quantity = b.reserved_quantity + m.dr
@@ -205,6 +241,16 @@ export async function writeLedger(q: Queryable, pharmacyId: string, write: Ledge
               WITH ORDINALITY AS m(branch_id, product_id, batch_id, kind, delta, after, batch_after, reason, ref_type, ref_id, n)
         ORDER BY m.n
        RETURNING branch_id, product_id, sequence
+     ), alert_set AS (
+       INSERT INTO stock_alerts AS a (pharmacy_id, branch_id, product_id, status, product_name)
+       SELECT $1, s.branch_id, s.product_id, s.status, s.name FROM unnest($23::uuid[], $24::uuid[], $25::text[], $26::text[]) AS s(branch_id, product_id, status, name)
+       ON CONFLICT (pharmacy_id, branch_id, product_id) DO UPDATE SET status = EXCLUDED.status, product_name = EXCLUDED.product_name
+        WHERE a.status IS DISTINCT FROM EXCLUDED.status OR a.product_name IS DISTINCT FROM EXCLUDED.product_name
+       RETURNING 1
+     ), alert_clear AS (
+       DELETE FROM stock_alerts a USING unnest($27::uuid[], $28::uuid[]) AS c(branch_id, product_id)
+        WHERE a.pharmacy_id = $1 AND a.branch_id = c.branch_id AND a.product_id = c.product_id
+       RETURNING 1
      )
      SELECT branch_id, product_id, max(sequence) AS seq FROM m GROUP BY branch_id, product_id`,
     [
@@ -230,6 +276,12 @@ export async function writeLedger(q: Queryable, pharmacyId: string, write: Ledge
       movements.map((m) => m.referenceId),
       write.userId,
       write.at.toISOString(),
+      alerts.set.map((a) => a.branchId),
+      alerts.set.map((a) => a.productId),
+      alerts.set.map((a) => a.status),
+      alerts.set.map((a) => a.productName),
+      alerts.clear.map((a) => a.branchId),
+      alerts.clear.map((a) => a.productId),
     ],
   );
   return new Map(rows.map((r) => [stockKeyOf({ branchId: r.branch_id, productId: r.product_id }), r.seq]));
@@ -276,11 +328,27 @@ export async function insertOpeningStock(
              WHERE bp.pharmacy_id = $1 AND bp.quantity = 0 AND bp.reserved_quantity = 0
                AND NOT EXISTS (SELECT 1 FROM batches b WHERE b.pharmacy_id = $1 AND b.branch_id = bp.branch_id AND b.product_id = bp.product_id)
              ORDER BY bp.branch_id, bp.product_id
-               FOR UPDATE OF bp)
-     UPDATE branch_products bp SET quantity = k.quantity, last_stock_update_at = $5, last_stock_update_reason = $6, updated_at = $5
-       FROM k JOIN locked USING (branch_id, product_id)
-      WHERE bp.pharmacy_id = $1 AND bp.branch_id = k.branch_id AND bp.product_id = k.product_id
-      RETURNING 1 AS n`,
+               FOR UPDATE OF bp),
+          u AS (
+            UPDATE branch_products bp SET quantity = k.quantity, last_stock_update_at = $5, last_stock_update_reason = $6, updated_at = $5
+              FROM k JOIN locked USING (branch_id, product_id)
+             WHERE bp.pharmacy_id = $1 AND bp.branch_id = k.branch_id AND bp.product_id = k.product_id
+            RETURNING bp.branch_id, bp.product_id, bp.quantity, bp.low_stock_threshold),
+          -- The rows' stock alerts (decision 0078: the ledger keeps them; no trigger runs on a change of quantity).
+          s AS (
+            SELECT u.branch_id, u.product_id, CASE WHEN u.quantity <= 0 THEN 'out' ELSE 'low' END AS status, x.name,
+                   COALESCE(x.is_active AND u.quantity <= COALESCE(u.low_stock_threshold, x.low_stock_threshold), false) AS alert
+              FROM u JOIN products x ON x.pharmacy_id = $1 AND x.id = u.product_id),
+          alert_set AS (
+            INSERT INTO stock_alerts AS a (pharmacy_id, branch_id, product_id, status, product_name)
+            SELECT $1, s.branch_id, s.product_id, s.status, s.name FROM s WHERE s.alert
+            ON CONFLICT (pharmacy_id, branch_id, product_id) DO UPDATE SET status = EXCLUDED.status, product_name = EXCLUDED.product_name
+             WHERE a.status IS DISTINCT FROM EXCLUDED.status OR a.product_name IS DISTINCT FROM EXCLUDED.product_name
+            RETURNING 1),
+          alert_clear AS (
+            DELETE FROM stock_alerts a USING s WHERE a.pharmacy_id = $1 AND a.branch_id = s.branch_id AND a.product_id = s.product_id AND NOT s.alert
+            RETURNING 1)
+     SELECT 1 AS n FROM u`,
     [pharmacyId, keys.map((k) => k.branchId), keys.map((k) => k.productId), keys.map((k) => k.quantity), head.at, head.reason],
   );
   if (updated.length !== keys.length) return updated.length;

@@ -151,7 +151,8 @@ function isIncrease(change: StockChange): boolean {
 
 /**
  * Takes the row locks of several changes before any of them is applied, in the ledger's one global order
- * (branch, product): the missing rows of increases are created in that order, then every row is locked in it.
+ * (branch, product): one statement locks them all when they all exist; otherwise (it then locks none) the missing rows
+ * of increases are created in that order, then every row is locked in it.
  * applyStockChanges does it itself; a use case that reads stock before it decides its changes (a dispatch) calls
  * it first. Answers the locked rows by repo.stockKeyOf.
  */
@@ -167,6 +168,10 @@ export async function lockStockRows(
     keys.set(id, { branchId: c.branchId, productId: c.productId, create: (known?.create ?? false) || c.create === true });
   }
   const all = [...keys.values()];
+  // The common case, every row there: one statement locks them all in order. When some are missing it locks nothing,
+  // so this transaction holds no later row while it creates (and may wait for) an earlier one; then it is as before.
+  const locked = await repo.lockBranchStockRows(q, pharmacyId, all, { onlyIfAll: true });
+  if (locked.size === all.length) return locked;
   await repo.createBranchStockRows(q, pharmacyId, all.filter((k) => k.create));
   return repo.lockBranchStockRows(q, pharmacyId, all);
 }
@@ -267,6 +272,15 @@ async function batchForIncrease(
   });
   batches.push(created);
   return created;
+}
+
+/**
+ * The stock alert of a branch row with this sellable quantity (stock_alerts, migration 0015): 'out' at or below 0,
+ * 'low' at or below the threshold (the branch's, else the product's), none above it or for an inactive product.
+ */
+export function alertOf(quantity: number, inputs: repo.StockAlertInputs): 'out' | 'low' | null {
+  if (!inputs.productActive || quantity > inputs.threshold) return null;
+  return quantity <= 0 ? 'out' : 'low';
 }
 
 /** Applies one stock change (see the module comment); applyStockChanges with one change. */
@@ -426,7 +440,20 @@ async function applyChanges(q: Queryable, ctx: LedgerContext, changes: readonly 
   }
 
   const touched = [...new Set(changes.map((c) => repo.stockKeyOf(c)))];
+  // The stock alerts of the rows whose alert changes (decision 0078): the ledger keeps stock_alerts itself, by primary
+  // key in its write statement, instead of a trigger recomputing them after every UPDATE of branch_products.
+  const alerts = { set: [] as (repo.StockKey & { status: 'out' | 'low'; productName: string })[], clear: [] as repo.StockKey[] };
+  for (const key of touched) {
+    const row = locked.get(key)!;
+    const before = alertOf(row.quantity, row.alert);
+    const after = alertOf(states.get(key)!.branch.quantity, row.alert);
+    if (after === before) continue;
+    const [branchId, productId] = key.split(':') as [string, string];
+    if (after) alerts.set.push({ branchId, productId, status: after, productName: row.alert.productName });
+    else alerts.clear.push({ branchId, productId });
+  }
   const sequences = await repo.writeLedger(q, pharmacyId, {
+    alerts,
     userId: ctx.userId,
     at: now,
     batches: [...batchDeltas.values()],
