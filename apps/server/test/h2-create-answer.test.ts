@@ -139,4 +139,36 @@ describe.each(testDatabaseKinds())('the answer of creating a product on %s', (ki
     expect(new Set(detail.branches.map((b) => b.branchId))).toEqual(new Set([main, west]));
     expect(new Set(detail.priceChanges.map((p) => p.branchId))).toEqual(new Set([main, west]));
   });
+
+  /** The answer of a write of an existing product is GET /api/products/:id's after it, byte for byte. */
+  const answersAsRead = async (client: TestClient, write: () => Promise<{ status: number; body: unknown }>, id: string) => {
+    const written = await write();
+    expect(written.status, JSON.stringify(written.body)).toBe(200);
+    const read = await client.get(`/api/products/${id}`);
+    expect(JSON.stringify(written.body)).toBe(JSON.stringify(read.body));
+    return productDetailResponseSchema.parse(written.body);
+  };
+
+  it('PATCH, PUT of branch values and DELETE answer from the row they wrote, as GET reads it after (decision 0079)', async () => {
+    const { product } = await createdAsRead(c.owner!, { name: 'Changing product', sku: 'CHG-1', sellingPriceCents: 800, purchasePriceCents: 500 });
+    const id = product.id;
+    // Product columns only; a SKU and a category; the minimum margin (stamps the price update); prices in a branch.
+    await answersAsRead(c.owner!, () => c.owner!.patch(`/api/products/${id}`, { name: 'Changed product', reorderLevel: 4 }), id);
+    await answersAsRead(c.owner!, () => c.owner!.patch(`/api/products/${id}`, { sku: 'CHG-2', category: 'equipment', restrictedBranchIds: [main, west] }), id);
+    const margin = await answersAsRead(c.owner!, () => c.owner!.patch(`/api/products/${id}`, { minMarginBasisPoints: 3500, priceChangeReason: 'Margin review' }), id);
+    expect(margin.product.lastPriceUpdateReason).toBe('Margin review');
+    const priced = await answersAsRead(
+      c.owner!,
+      () => c.owner!.patch(`/api/products/${id}?branchId=${west}`, { sellingPriceCents: 950, priceChangeReason: 'Westlands up' }),
+      id,
+    );
+    expect(priced.product.lastPriceUpdateReason).toBe('Westlands up');
+    // The same prices again: no price change, no stamp.
+    await answersAsRead(c.owner!, () => c.owner!.patch(`/api/products/${id}?branchId=${west}`, { sellingPriceCents: 950 }), id);
+    // A branch's values: prices (stamps), availability only (does not), as a user who sees two branches.
+    await answersAsRead(c.manager!, () => c.manager!.put(`/api/products/${id}/branches/${main}`, { sellingPriceCents: 990, reason: 'Main up' }), id);
+    await answersAsRead(c.manager!, () => c.manager!.put(`/api/products/${id}/branches/${main}`, { isAvailable: false }), id);
+    const gone = await answersAsRead(c.owner!, () => c.owner!.delete(`/api/products/${id}`), id);
+    expect(gone.product.isActive).toBe(false);
+  });
 });

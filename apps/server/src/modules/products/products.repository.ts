@@ -541,8 +541,13 @@ export type ProductColumns = Partial<Record<
   unknown
 >>;
 
-/** Sets the given columns of a product and stamps who changed it and when. */
-export async function updateProductColumns(q: Queryable, ctx: { pharmacyId: string; userId: string; now: Date }, id: string, columns: ProductColumns): Promise<void> {
+/** Sets the given columns of a product and stamps who changed it and when; answers the row as it is now. */
+export async function updateProductColumns(
+  q: Queryable,
+  ctx: { pharmacyId: string; userId: string; now: Date },
+  id: string,
+  columns: ProductColumns,
+): Promise<ProductRow> {
   const params: unknown[] = [ctx.pharmacyId, id, ctx.now, ctx.userId];
   const sets = ['updated_at = $3', 'updated_by = $4'];
   for (const [column, value] of Object.entries(columns)) {
@@ -550,15 +555,17 @@ export async function updateProductColumns(q: Queryable, ctx: { pharmacyId: stri
     params.push(value);
     sets.push(`${column} = $${params.length}`);
   }
-  await q.query(`UPDATE products SET ${sets.join(', ')} WHERE pharmacy_id = $1 AND id = $2`, params);
+  const [row] = await q.query<ProductRow>(`UPDATE products SET ${sets.join(', ')} WHERE pharmacy_id = $1 AND id = $2 RETURNING *`, params);
+  return row!;
 }
 
-/** Stamps the product's last price update (shown on the product). */
-export async function stampPriceUpdate(q: Queryable, ctx: { pharmacyId: string; userId: string; now: Date }, id: string, reason: string): Promise<void> {
-  await q.query(
-    `UPDATE products SET last_price_update_at = $3, last_price_update_reason = $4, last_price_update_by = $5 WHERE pharmacy_id = $1 AND id = $2`,
+/** Stamps the product's last price update (shown on the product); answers the row as it is now. */
+export async function stampPriceUpdate(q: Queryable, ctx: { pharmacyId: string; userId: string; now: Date }, id: string, reason: string): Promise<ProductRow> {
+  const [row] = await q.query<ProductRow>(
+    `UPDATE products SET last_price_update_at = $3, last_price_update_reason = $4, last_price_update_by = $5 WHERE pharmacy_id = $1 AND id = $2 RETURNING *`,
     [ctx.pharmacyId, id, ctx.now, reason, ctx.userId],
   );
+  return row!;
 }
 
 /** The prices of a product's row in a branch, locked until the transaction ends; undefined when it has none. */

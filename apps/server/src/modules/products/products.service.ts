@@ -110,7 +110,10 @@ async function checkBranchesExist(q: Queryable, ctx: RequestContext, ids: readon
   if (missing) throw new AppError('NOT_FOUND', { details: { branchId: missing } });
 }
 
-/** Sets a branch row's values (creating the row), recording a price change when a price moves. */
+/**
+ * Sets a branch row's values (creating the row), recording a price change when a price moves. Answers the product's
+ * row when it stamped the product's last price update, else undefined (the product's row did not change).
+ */
 async function writeBranchValues(
   q: Queryable,
   ctx: RequestContext,
@@ -118,14 +121,14 @@ async function writeBranchValues(
   branchId: string,
   values: BranchPricesInput,
   defaultReason: string,
-): Promise<void> {
+): Promise<ProductRow | undefined> {
   const before = await lockBranchPrices(q, ctx.pharmacyId, branchId, productId);
   await upsertBranchValues(q, ctx, productId, branchId, before !== undefined, values);
   const oldSelling = before?.sellingPriceCents ?? null;
   const oldPurchase = before?.purchasePriceCents ?? null;
   const sellingMoved = values.sellingPriceCents !== undefined && values.sellingPriceCents !== (oldSelling ?? 0);
   const purchaseMoved = values.purchasePriceCents !== undefined && values.purchasePriceCents !== (oldPurchase ?? 0);
-  if (!sellingMoved && !purchaseMoved) return;
+  if (!sellingMoved && !purchaseMoved) return undefined;
   const reason = values.reason ?? defaultReason;
   await insertPriceChange(q, ctx, {
     productId,
@@ -136,16 +139,23 @@ async function writeBranchValues(
     newPurchasePriceCents: values.purchasePriceCents ?? oldPurchase ?? 0,
     reason,
   });
-  await stampPriceUpdate(q, ctx, productId, reason);
+  return stampPriceUpdate(q, ctx, productId, reason);
 }
 
 /** GET /api/products/:id: the product as the user may see it (the branches and price changes of visible branches). */
 export async function productDetail(q: Queryable, ctx: RequestContext, id: string): Promise<ProductDetailResponse> {
-  const row = await requireProduct(q, ctx, id);
+  return detailOf(q, ctx, await requireProduct(q, ctx, id));
+}
+
+/**
+ * The product detail of a product row the caller has: the row a write just returned (its last write of the product
+ * in this transaction, so the row is the product as it is now) saves reading it again (decision 0079).
+ */
+async function detailOf(q: Queryable, ctx: RequestContext, row: ProductRow): Promise<ProductDetailResponse> {
   const settings = await stockSettings(q, ctx);
   const visible = ctx.visibleBranchIds;
   const { branches, batches } = await productBranches(q, ctx.pharmacyId, row, visible, businessDate(ctx.now), settings.defaultMinMarginPercent);
-  return { product: toProduct(row), branches, batches, priceChanges: await priceChanges(q, ctx.pharmacyId, id, visible) };
+  return { product: toProduct(row), branches, batches, priceChanges: await priceChanges(q, ctx.pharmacyId, row.id, visible) };
 }
 
 /** GET /api/products: one page of products with their values in the branch asked for (default the session's). */
@@ -289,7 +299,7 @@ export async function updateProduct(
   const category = await checkCategory(q, ctx, changes.category);
   if (changes.sku !== undefined) await checkSkuFree(q, ctx, changes.sku, id);
   if (changes.restrictedBranchIds) await checkBranchesExist(q, ctx, changes.restrictedBranchIds);
-  await updateProductColumns(q, ctx, id, {
+  let row = await updateProductColumns(q, ctx, id, {
     name: changes.name,
     sku: changes.sku === undefined ? undefined : changes.sku || null,
     barcodes: changes.barcodes ? [...new Set(changes.barcodes)] : undefined,
@@ -307,11 +317,11 @@ export async function updateProduct(
     restricted_branch_ids: changes.restrictedBranchIds ? [...new Set(changes.restrictedBranchIds)] : undefined,
   });
   if (changes.minMarginBasisPoints !== undefined && changes.minMarginBasisPoints !== before.min_margin_basis_points) {
-    await stampPriceUpdate(q, ctx, id, changes.priceChangeReason ?? 'Minimum margin changed');
+    row = await stampPriceUpdate(q, ctx, id, changes.priceChangeReason ?? 'Minimum margin changed');
   }
   if (changes.sellingPriceCents !== undefined || changes.purchasePriceCents !== undefined) {
     const branch = await resolveBranch(q, ctx, input.branchId);
-    await writeBranchValues(
+    const stamped = await writeBranchValues(
       q,
       ctx,
       id,
@@ -319,17 +329,18 @@ export async function updateProduct(
       { sellingPriceCents: changes.sellingPriceCents, purchasePriceCents: changes.purchasePriceCents, reason: changes.priceChangeReason },
       'Price update',
     );
+    row = stamped ?? row;
   }
   await audit(q, ctx, 'update', 'product', id, toProduct(before), changes);
-  return productDetail(q, ctx, id);
+  return detailOf(q, ctx, row);
 }
 
 /** DELETE /api/products/:id: deactivates (history, batches and sales keep pointing at it). */
 export async function deactivateProduct(q: Queryable, ctx: RequestContext, id: string): Promise<ProductDetailResponse> {
   await requireProduct(q, ctx, id, true);
-  await updateProductColumns(q, ctx, id, { is_active: false });
+  const row = await updateProductColumns(q, ctx, id, { is_active: false });
   await audit(q, ctx, 'deactivate', 'product', id, null, null);
-  return productDetail(q, ctx, id);
+  return detailOf(q, ctx, row);
 }
 
 /** PUT /api/products/:id/branches/:branchId. Prices and minimum margin need product:manage_price, the rest product:update. */
@@ -343,11 +354,11 @@ export async function setBranchValues(
   if ((values.isAvailable !== undefined || values.lowStockThreshold !== undefined) && !holds(ctx, 'product:update')) {
     throw new AppError('FORBIDDEN', { details: { permission: 'product:update' } });
   }
-  await requireProduct(q, ctx, id, true);
+  const locked = await requireProduct(q, ctx, id, true);
   const branch = await resolveBranch(q, ctx, input.branchId);
-  await writeBranchValues(q, ctx, id, branch.id, values, 'Price update');
+  const stamped = await writeBranchValues(q, ctx, id, branch.id, values, 'Price update');
   await audit(q, ctx, 'update', 'branch_product', `${id}:${branch.id}`, null, values);
-  return productDetail(q, ctx, id);
+  return detailOf(q, ctx, stamped ?? locked);
 }
 
 /** POST /api/products/:id/batches: opening stock into a batch, through the stock ledger (kind 'opening'). */
