@@ -73,7 +73,8 @@ export const stockEventsOf = ledger.stockEventsOf;
  * Gives the changes this transaction made with a provisional reason their final one, once it is known (a sale's
  * 'Sale: INV-…', whose number is taken last so the invoice counter is held only for the end of the sale): the
  * branch rows' last-update reason and the live events still to be sent. The ledger's movements are append-only and
- * keep the reason they were written with (a sale's movements name their sale by reference).
+ * keep the reason they were written with (a sale's movements name their sale by reference). The branch rows' reason is
+ * written at the end of the transaction, in COMMIT's round trip (a deferred write).
  */
 export async function restampReason(
   q: Queryable,
@@ -82,7 +83,7 @@ export async function restampReason(
   from: string,
   to: string,
 ): Promise<void> {
-  await restampStockReason(q, ctx.pharmacyId, keys, from, to);
+  restampStockReason(q, ctx.pharmacyId, keys, from, to);
   for (const event of ledger.stockEventsOf(q)) {
     if (event.reason === from && keys.some((k) => k.branchId === event.branchId && k.productId === event.productId)) event.reason = to;
   }
