@@ -1,5 +1,5 @@
 import type { Adjustment, AdjustmentReasonType } from '@pharmapoint/domain/stock';
-import type { Queryable } from '../../db/database.ts';
+import { deferWrite, type Queryable } from '../../db/database.ts';
 
 /** Stock adjustments and their lines (the stock changes themselves go through the ledger). */
 
@@ -160,28 +160,46 @@ export interface NewAdjustmentItem {
 }
 
 /**
- * An adjustment and its lines (in the request's order), in one statement; answers what the caller does not know
- * already for its answer: the stored time, the user's name and the lines' ids in the request's order.
+ * What an adjustment reads before it changes stock, in one statement: its branch (null when the pharmacy has no such
+ * branch), the pharmacy's products among `productIds` and the user's name (for the answer).
  */
-export async function insertAdjustment(
+export async function findAdjustmentRefs(
   q: Queryable,
   pharmacyId: string,
-  adjustment: { id: string; branchId: string; reason: string; userId: string; at: Date; items: readonly NewAdjustmentItem[] },
-): Promise<{ createdAt: string; userName: string | null; itemIds: string[] }> {
+  branchId: string,
+  productIds: readonly string[],
+  userId: string,
+): Promise<{ branch: { id: string; name: string } | null; products: { id: string; name: string }[]; userName: string | null }> {
+  const [row] = await q.query<{ branch: { id: string; name: string } | null; products: { id: string; name: string }[]; user_name: string | null }>(
+    `SELECT (SELECT json_build_object('id', b.id, 'name', b.name) FROM branches b WHERE b.pharmacy_id = $1 AND b.id = $2) AS branch,
+            COALESCE((SELECT json_agg(json_build_object('id', p.id, 'name', p.name)) FROM products p WHERE p.pharmacy_id = $1 AND p.id = ANY($3::uuid[])),
+                     '[]'::json) AS products,
+            (SELECT u.name FROM users u WHERE u.id = $4) AS user_name`,
+    [pharmacyId, branchId, productIds, userId],
+  );
+  return { branch: row?.branch ?? null, products: row?.products ?? [], userName: row?.user_name ?? null };
+}
+
+/**
+ * Writes an adjustment and its lines (in the request's order, with the ids the caller chose) at the end of the
+ * transaction, in COMMIT's round trip (a deferred write: nothing reads its result; the branch, products, user and named
+ * batches it references were read or changed in this transaction already).
+ */
+export function insertAdjustment(
+  q: Queryable,
+  pharmacyId: string,
+  adjustment: { id: string; branchId: string; reason: string; userId: string; at: Date; items: readonly (NewAdjustmentItem & { id: string })[] },
+): void {
   const { items } = adjustment;
-  const [row] = await q.query<{ created_at: string; user_name: string | null; item_ids: string[] }>(
+  deferWrite(
+    q,
     `WITH a AS (
        INSERT INTO stock_adjustments (pharmacy_id, id, branch_id, reason, user_id, created_at) VALUES ($1, $2, $3, $4, $5, $6)
-       RETURNING created_at
-     ), i AS (
-       INSERT INTO stock_adjustment_items (pharmacy_id, adjustment_id, position, product_id, batch_id, delta, reason_type, note)
-       SELECT $1, $2, i.n - 1, i.product_id, i.batch_id, i.delta, i.reason_type, i.note
-         FROM unnest($7::uuid[], $8::uuid[], $9::int[], $10::text[], $11::text[]) WITH ORDINALITY AS i(product_id, batch_id, delta, reason_type, note, n)
-       RETURNING id, position
+       RETURNING id
      )
-     SELECT a.created_at, (SELECT u.name FROM users u WHERE u.id = $5) AS user_name,
-            ARRAY(SELECT i.id FROM i ORDER BY i.position) AS item_ids
-       FROM a`,
+     INSERT INTO stock_adjustment_items (pharmacy_id, id, adjustment_id, position, product_id, batch_id, delta, reason_type, note)
+     SELECT $1, i.id, a.id, i.n - 1, i.product_id, i.batch_id, i.delta, i.reason_type, i.note
+       FROM a, unnest($7::uuid[], $8::uuid[], $9::uuid[], $10::int[], $11::text[], $12::text[]) WITH ORDINALITY AS i(id, product_id, batch_id, delta, reason_type, note, n)`,
     [
       pharmacyId,
       adjustment.id,
@@ -189,6 +207,7 @@ export async function insertAdjustment(
       adjustment.reason,
       adjustment.userId,
       adjustment.at,
+      items.map((i) => i.id),
       items.map((i) => i.productId),
       items.map((i) => i.batchId),
       items.map((i) => i.delta),
@@ -196,8 +215,6 @@ export async function insertAdjustment(
       items.map((i) => i.note),
     ],
   );
-  if (!row) throw new Error('adjustment insert returned nothing');
-  return { createdAt: row.created_at, userName: row.user_name, itemIds: row.item_ids };
 }
 
 /** The branch purchase price of a product (0 when the branch has no row for it). */

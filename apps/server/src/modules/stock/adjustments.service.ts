@@ -15,8 +15,7 @@ import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import * as repo from './adjustments.repository.ts';
 import { applyStockChanges, type BatchTarget } from './ledger.service.ts';
-import { resolveBranch } from './stock.service.ts';
-import { findProducts } from './stock.repository.ts';
+import { checkBranch, resolveBranch } from './stock.service.ts';
 
 /**
  * Stock adjustments: count corrections, damage, expiry write-offs and others, each line through the ledger
@@ -25,9 +24,14 @@ import { findProducts } from './stock.repository.ts';
 
 /** POST /api/stock/adjustments. */
 export async function createAdjustment(q: Queryable, ctx: RequestContext, input: CreateAdjustmentInput): Promise<Adjustment> {
-  const branch = await resolveBranch(q, ctx, input.branchId);
   const productIds = [...new Set(input.items.map((i) => i.productId))];
-  const known = await findProducts(q, ctx.pharmacyId, productIds);
+  // The branch (resolveBranch's rules), the products and the user's name in one statement; a session without a branch
+  // takes the default one first.
+  const requested = input.branchId ?? ctx.branchId;
+  const fallback = requested ? null : await resolveBranch(q, ctx, null);
+  const refs = await repo.findAdjustmentRefs(q, ctx.pharmacyId, requested ?? fallback!.id, productIds, ctx.userId);
+  const { id: branchId, name: branchName } = requested ? checkBranch(ctx, requested, refs.branch) : fallback!;
+  const known = refs.products;
   const missing = productIds.find((id) => !known.some((k) => k.id === id));
   if (missing) throw new AppError('NOT_FOUND', { details: { productId: missing } });
   // Expired stock is never made sellable (decision 0033): a line that adds pieces to a batch it names by number and
@@ -46,7 +50,7 @@ export async function createAdjustment(q: Queryable, ctx: RequestContext, input:
   // the adjustment and its lines are written in one statement afterwards; the answer is built from what this use
   // case has (the branch, the products, the batches the ledger touched) instead of read back (decision 0078).
   const adjustmentId = randomUUID();
-  const batches = await Promise.all(input.items.map((item) => batchOf(q, ctx, branch.id, item)));
+  const batches = await Promise.all(input.items.map((item) => batchOf(q, ctx, branchId, item)));
   // Every line in one ledger call: it locks all their rows in its global order (creating those of increases) first.
   const results = await applyStockChanges(
     q,
@@ -55,7 +59,7 @@ export async function createAdjustment(q: Queryable, ctx: RequestContext, input:
       const batch = batches[index];
       return {
         kind: 'adjustment' as const,
-        branchId: branch.id,
+        branchId,
         productId: item.productId,
         delta: item.delta,
         ...(batch ? { batch } : {}),
@@ -65,24 +69,32 @@ export async function createAdjustment(q: Queryable, ctx: RequestContext, input:
       };
     }),
   );
-  const lines = input.items.map((i) => ({ productId: i.productId, batchId: i.batchId ?? null, delta: i.delta, reasonType: i.reasonType, note: i.note ?? null }));
-  const stored = await repo.insertAdjustment(q, ctx.pharmacyId, { id: adjustmentId, branchId: branch.id, reason: input.reason, userId: ctx.userId, at: ctx.now, items: lines });
+  const lines = input.items.map((i) => ({
+    id: randomUUID(),
+    productId: i.productId,
+    batchId: i.batchId ?? null,
+    delta: i.delta,
+    reasonType: i.reasonType,
+    note: i.note ?? null,
+  }));
+  repo.insertAdjustment(q, ctx.pharmacyId, { id: adjustmentId, branchId, reason: input.reason, userId: ctx.userId, at: ctx.now, items: lines });
   await audit(q, ctx, 'create', 'stock_adjustment', adjustmentId, null, input);
   const names = new Map(known.map((p) => [p.id, p.name]));
   // What GET /api/stock/adjustments/:id answers for it (a test compares the two).
   return {
     id: adjustmentId,
-    branchId: branch.id,
-    branchName: branch.name,
+    branchId,
+    branchName,
     reason: input.reason,
     userId: ctx.userId,
-    userName: stored.userName,
-    createdAt: stored.createdAt,
+    userName: refs.userName,
+    // As stored (timestamptz keeps the milliseconds of ctx.now) and read back by GET.
+    createdAt: ctx.now.toISOString(),
     items: lines.map((line, index) => {
       const taken = results[index]!.batches;
       const sign = line.delta < 0 ? -1 : 1;
       return {
-        id: stored.itemIds[index]!,
+        id: line.id,
         productId: line.productId,
         productName: names.get(line.productId)!,
         batchId: line.batchId,

@@ -96,7 +96,15 @@ export async function restampReason(
 export async function resolveBranch(q: Queryable, ctx: RequestContext, requested: string | null | undefined): Promise<{ id: string; name: string }> {
   const id = requested ?? ctx.branchId ?? (await findFallbackBranchId(q, ctx.pharmacyId)) ?? null;
   if (!id) throw new AppError('NOT_FOUND', { details: { branchId: null } });
-  const branch: BranchRef | undefined = await findBranch(q, ctx.pharmacyId, id);
+  return checkBranch(ctx, id, await findBranch(q, ctx.pharmacyId, id));
+}
+
+/**
+ * resolveBranch's checks of the branch `id` (asked for, or the session's) that a use case read itself, with other
+ * things in one statement: 404 when it does not exist in the pharmacy, 403 BRANCH_NOT_ALLOWED when the user may not
+ * see it.
+ */
+export function checkBranch(ctx: Pick<RequestContext, 'visibleBranchIds'>, id: string, branch: BranchRef | null | undefined): { id: string; name: string } {
   if (!branch) throw new AppError('NOT_FOUND', { details: { branchId: id } });
   if (!canSeeBranch(ctx, branch.id)) throw new AppError('BRANCH_NOT_ALLOWED');
   return { id: branch.id, name: branch.name };
