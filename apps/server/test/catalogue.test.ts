@@ -23,8 +23,12 @@ const PLATFORM_TABLES_WITH_PHARMACY: Record<string, string> = {
   one_time_tokens: 'a person’s emailed link, found before any tenant is known; pharmacy_id names the pharmacy an invitation is for (decision 0015)',
 };
 
-/** The only table the application role may delete from: the sign-in throttle it prunes (migration 0008). */
-const DELETABLE = ['login_throttle'];
+/**
+ * The only tables the application role may delete from: the sign-in throttle it prunes (migration 0008), and the stock
+ * alerts the ledger keeps itself, deleting a branch row's alert when its stock rises above the threshold (migration
+ * 0040, decision 0078: a derived table, rebuilt from the branch rows, never a record of what happened).
+ */
+const DELETABLE = ['login_throttle', 'stock_alerts'];
 
 
 async function tables(db: Database): Promise<{ name: string; rls: boolean; forced: boolean; policies: number; tenant: boolean }[]> {

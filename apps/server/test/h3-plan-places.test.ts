@@ -1,7 +1,7 @@
 import { checkLimit, type LimitedResource, type SubscriptionRecord } from '@pharmapoint/domain/subscription';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertWithinPlanLimit } from '../src/modules/subscription/subscription.service.ts';
-import { AppError } from '../src/platform/errors.ts';
+import { AppError, raisedAppError } from '../src/platform/errors.ts';
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import { createPharmacyWithStaff } from './fixtures.ts';
@@ -96,8 +96,10 @@ describe.each(testDatabaseKinds())('take_plan_places follows the domain on %s', 
             .transaction({ pharmacyId }, (q) => assertWithinPlanLimit(q, { pharmacyId, now }, resource, requested))
             .then(
               () => ({ ok: true as const }),
-              (error: unknown) => {
-                if (!(error instanceof AppError)) throw error;
+              (thrown: unknown) => {
+                // The refusal comes with COMMIT as the database error, mapped as the error handler maps it.
+                const error = thrown instanceof AppError ? thrown : raisedAppError(thrown);
+                if (!error) throw thrown;
                 return error.code === 'LIMIT_EXCEEDED'
                   ? { ok: false as const, code: error.code, limit: error.values?.limit, usage: error.values?.usage }
                   : { ok: false as const, code: error.code };
@@ -147,7 +149,7 @@ describe.each(testDatabaseKinds())('take_plan_places follows the domain on %s', 
         await assertWithinPlanLimit(q, { pharmacyId, now: created }, 'products', 1);
         await assertWithinPlanLimit(q, { pharmacyId, now: created }, 'products', 1);
       })
-      .catch((error: unknown) => error);
+      .catch((error: unknown) => raisedAppError(error));
     expect(refused).toBeInstanceOf(AppError);
     expect((refused as AppError).message).toBe('Limit exceeded. Plan allows 50, current usage: 49');
     expect(await usageOf('products')).toBe(49);

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { deferWrite, openingRows, type Database, type Queryable, type Statement, type TransactionScope } from '../db/database.ts';
 import type { RequestAuth } from './access.ts';
 import { tenantContext, type RequestContext } from './context.ts';
-import { AppError, isRetryableDatabaseError } from './errors.ts';
+import { AppError, isRetryableDatabaseError, raisedAppError } from './errors.ts';
 
 /**
  * One transaction per request, opened at the edge. A route hands its use case to app.inTenant (or app.inUser for
@@ -99,8 +99,12 @@ export async function runTransaction<T>(db: Database, scope: TransactionScope, w
   try {
     return await db.transaction(scope, work, opening);
   } catch (error) {
-    if (!isRetryableDatabaseError(error)) throw error;
-    return db.transaction(scope, work, opening);
+    // A refusal the SQL raised on purpose (a deferred write's, decision 0080) is the AppError it stands for, for every
+    // caller (a streamed import's error line, a till payment's failure reason), not only for the error handler.
+    if (!isRetryableDatabaseError(error)) throw raisedAppError(error) ?? error;
+    return db.transaction(scope, work, opening).catch((again: unknown) => {
+      throw raisedAppError(again) ?? again;
+    });
   }
 }
 

@@ -1,5 +1,5 @@
 import { newTrialSubscription, type LimitedResource, type SubscriptionRecord, type Usage } from '@pharmapoint/domain/subscription';
-import type { Queryable } from '../../db/database.ts';
+import { deferWrite, type Queryable } from '../../db/database.ts';
 
 export type { Usage } from '@pharmapoint/domain/subscription';
 
@@ -112,6 +112,14 @@ const TAKE_PLAN_PLACES = `SELECT take_plan_places($1, $2, $3, $4, $5)`;
 
 function takePlanPlacesParams(pharmacyId: string, resource: LimitedResource, n: number, now: Date, trial: SubscriptionRecord): unknown[] {
   return [pharmacyId, COUNTER_COLUMN[resource], n, now.toISOString(), JSON.stringify(trial)];
+}
+
+/**
+ * take_plan_places at the end of the transaction, in COMMIT's own round trip (deferWrite, decision 0077): no
+ * statement of its own. Its refusal fails the transaction and reaches the caller as the database error.
+ */
+export function deferTakePlanPlaces(q: Queryable, pharmacyId: string, resource: LimitedResource, n: number, now: Date, trial: SubscriptionRecord): void {
+  deferWrite(q, TAKE_PLAN_PLACES, takePlanPlacesParams(pharmacyId, resource, n, now, trial));
 }
 
 /** take_plan_places now, in its own round trip. */

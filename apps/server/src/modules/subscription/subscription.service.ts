@@ -29,6 +29,7 @@ import {
   setHostingPaidUntil,
   upgradeSubscription,
   recountUsageFromRows,
+  deferTakePlanPlaces,
   takePlanPlaces,
 } from './subscription.repository.ts';
 
@@ -67,14 +68,17 @@ const pendingPlaces = new WeakMap<Queryable, Map<LimitedResource, { requested: n
 /**
  * Takes `requested` places of a resource for a change made in the same transaction, or refuses it with
  * LIMIT_EXCEEDED (values limit, usage) or SUBSCRIPTION_NOT_ACTIVE. Both the subscription and the places are
- * checked at the end of the transaction, right before it commits, in ONE statement (take_plan_places, migration
- * 0041, decision 0080): the subscription read (is the system active, what is the plan's limit) and one conditional
- * UPDATE of the pharmacy's counters row, so that row's lock is held only for the commit, not for the whole change:
- * two requests of one pharmacy cannot both take the last place (the second waits for the first's row and tests the
- * value it committed), and creates of one pharmacy do not queue behind each other's work (issue 6 item 12). A
- * refusal rolls the whole change back, so nothing is written, as when the subscription was checked first. Several
- * calls in one transaction take their places together. Outside a request transaction (no commit hook) the places
- * are taken at once; `requested` 0 checks the subscription at once.
+ * checked at the end of the transaction in ONE statement sent with COMMIT (take_plan_places, migration 0041, through
+ * deferWrite: no round trip of its own; decision 0080): the subscription read (is the system active, what is the
+ * plan's limit) and one conditional UPDATE of the pharmacy's counters row, so that row's lock is held only for the
+ * commit, not for the whole change: two requests of one pharmacy cannot both take the last place (the second waits
+ * for the first's row and tests the value it committed), and creates of one pharmacy do not queue behind each
+ * other's work (issue 6 item 12). A refusal fails the COMMIT message and rolls the whole change back, so nothing is
+ * written, as when the subscription was checked first; it reaches the caller as the database error (SQLSTATE PPL01
+ * or PPL02), which platform/errors.ts maps to the same answer (raisedAppError). Several calls in one transaction take
+ * their places together (one statement per resource, registered by a commit task once the work is done). Outside a
+ * request transaction (no commit hook) the places are taken at once; `requested` 0 checks the subscription at once;
+ * both throw the AppError themselves.
  */
 export async function assertWithinPlanLimit(q: Queryable, ctx: LimitContext, resource: LimitedResource, requested: number): Promise<void> {
   if (!Number.isInteger(requested) || requested < 0) throw new Error(`requested must be a whole number >= 0, got ${requested}`);
@@ -90,7 +94,7 @@ export async function assertWithinPlanLimit(q: Queryable, ctx: LimitContext, res
       const entry = pendingPlaces.get(q)?.get(resource);
       if (!entry) return;
       pendingPlaces.get(q)?.delete(resource);
-      await takePlaces(q, ctx, resource, entry.requested);
+      deferTakePlanPlaces(q, ctx.pharmacyId, resource, entry.requested, ctx.now, newTrialSubscription(ctx.now));
     });
   } catch {
     await takePlaces(q, ctx, resource, requested);
