@@ -37,21 +37,43 @@ export interface CpuFigures {
 
 /**
  * Starts measuring: the machine's busy time, this process's CPU and the CPU of the server processes of the database
- * `owner` is connected to (its pool's connections; those opened during the run are counted at the end too).
- * `finish(units)` gives CPU per unit.
+ * `owner` is connected to. The pool opens and closes connections during a run (an idle one ends after 10 s), and an
+ * ended process's CPU can no longer be read, so the backends are sampled every 250 ms and each counts with the last
+ * figure seen. `finish(units)` gives CPU per unit.
  */
 export async function startCpu(owner: Queryable | null): Promise<{ finish(units: number): Promise<CpuFigures> }> {
   const backends = async () => (owner ? (await owner.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`)).map((r) => r.pid) : []);
-  const pids = await backends();
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  const sample = (pids: readonly number[], isStart: boolean) => {
+    for (const pid of pids) {
+      const ms = processCpuMs([pid]);
+      if (ms === 0 && !last.has(pid) && !isStart) continue;
+      // A backend that appears during the run started from nothing; one seen at the start counts from its figure then.
+      if (!first.has(pid)) first.set(pid, isStart ? ms : 0);
+      if (ms > 0 || !last.has(pid)) last.set(pid, Math.max(ms, last.get(pid) ?? 0));
+    }
+  };
+  sample(await backends(), true);
   const busyBefore = machineBusyMs();
   const nodeBefore = process.cpuUsage();
-  const pgBefore = processCpuMs(pids);
+  let polling = false;
+  const timer = setInterval(() => {
+    if (polling) return;
+    polling = true;
+    backends()
+      .then((pids) => sample([...new Set([...pids, ...last.keys()])], false))
+      .catch(() => undefined)
+      .finally(() => (polling = false));
+  }, 250);
   return {
     async finish(units) {
       const busy = machineBusyMs() - busyBefore;
       const node = process.cpuUsage(nodeBefore);
-      const later = (await backends()).filter((pid) => !pids.includes(pid));
-      const pg = processCpuMs(pids) - pgBefore + processCpuMs(later);
+      clearInterval(timer);
+      sample([...new Set([...(await backends()), ...last.keys()])], false);
+      let pg = 0;
+      for (const [pid, ms] of last) pg += ms - (first.get(pid) ?? 0);
       const per = (ms: number) => (units > 0 ? ms / units : Number.NaN);
       return { machineCpu: per(busy), nodeCpu: per((node.user + node.system) / 1000), postgresCpu: per(pg) };
     },
