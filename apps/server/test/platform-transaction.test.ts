@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deferWrite, inlineParameters, openingRows, readAtCommit, type Database } from '../src/db/database.ts';
+import { deferWrite, inlineParameters, readAtCommit, type Database } from '../src/db/database.ts';
 import { throttleDemoRequest } from '../src/modules/demo/demo.service.ts';
 import { AppError, registerErrorHandler } from '../src/platform/errors.ts';
 import { transactionPlugin } from '../src/platform/transaction.ts';
@@ -252,51 +252,5 @@ describe.each(testDatabaseKinds())('deferWrite on %s', (kind) => {
     expect(viaLiterals).toEqual(viaParameters);
     expect((viaLiterals as { k: string }).k).toBe('$1');
     expect(() => inlineParameters('SELECT $3', [1])).toThrow('$3 has no parameter');
-  });
-
-  it('opens with a statement whose check sees its rows before the work does, whether the work sends statements or not', async () => {
-    const opening = (action: string, refuse: boolean) => ({
-      sql: `INSERT INTO audit_log (pharmacy_id, user_id, action, entity) VALUES ($1, $2, $3, 'opening') RETURNING action`,
-      params: [pharmacyId, ownerId, action],
-      check: (rows: readonly Record<string, unknown>[]) => {
-        expect(rows).toEqual([{ action }]);
-        if (refuse) throw new Error(`refused ${action}`);
-      },
-    });
-    // The work reads: its first statement goes with the opening (on PostgreSQL), and sees what the opening wrote.
-    const seen = await db.transaction(
-      { pharmacyId, userId: ownerId },
-      async (q) => {
-        const rows = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE entity = 'opening' AND action = $1`, ['read']);
-        expect(openingRows(q)).toEqual([{ action: 'read' }]);
-        return rows[0]!.n;
-      },
-      opening('read', false),
-    );
-    expect(seen).toBe(1);
-    // The work sends nothing: the opening still runs, before the deferred writes and COMMIT.
-    await db.transaction(
-      { pharmacyId, userId: ownerId },
-      async (q) => deferWrite(q, insert, [pharmacyId, ownerId, 'after-silent', 'opening', null, null]),
-      opening('silent', false),
-    );
-    // The check refuses: the work's statements and deferred writes never commit, nor does the opening.
-    let ran = false;
-    await expect(
-      db.transaction(
-        { pharmacyId, userId: ownerId },
-        async (q) => {
-          await q.query(`SELECT 1`);
-          ran = true;
-          deferWrite(q, insert, [pharmacyId, ownerId, 'after-refused', 'opening', null, null]);
-        },
-        opening('refused', true),
-      ),
-    ).rejects.toThrow('refused refused');
-    expect(ran).toBe(false);
-    await expect(
-      db.transaction({ pharmacyId, userId: ownerId }, async (q) => deferWrite(q, insert, [pharmacyId, ownerId, 'never', 'opening', null, null]), opening('silent-refused', true)),
-    ).rejects.toThrow('refused silent-refused');
-    expect((await auditRows('opening')).map((r) => r.action)).toEqual(['after-silent', 'read', 'silent']);
   });
 });

@@ -58,24 +58,14 @@ export interface Statement {
   params: readonly unknown[];
 }
 
-/**
- * The statement a transaction opens with (Database.transaction): sent with BEGIN — on PostgreSQL together with the
- * work's first statement — and its rows handed to `check` before the work sees anything; `check` may throw to stop the
- * work (the transaction rolls back and the error reaches the caller).
- */
-export interface Opening extends Statement {
-  check?: (rows: readonly Record<string, unknown>[]) => void;
-}
-
 export interface Database {
   readonly kind: 'pglite' | 'postgres';
   /**
    * A transaction as the application role, with the tenant (and user) of the scope set for it alone. `opening`, when
-   * given, is a statement sent with BEGIN in the same round trip — on PostgreSQL together with the work's first
-   * statement — (parameters inlined as deferWrite's are); its `check` sees its rows first, the work may read them with
-   * openingRows(q) once it has sent a statement. The Idempotency-Key's claim opens a keyed create this way (decision 0077).
+   * given, is a statement sent with BEGIN in the same round trip (parameters inlined as deferWrite's are); the work
+   * reads its rows with openingRows(q). The Idempotency-Key's claim opens a keyed create this way (decision 0077).
    */
-  transaction<T>(scope: TransactionScope, work: (q: Queryable) => Promise<T>, opening?: Opening): Promise<T>;
+  transaction<T>(scope: TransactionScope, work: (q: Queryable) => Promise<T>, opening?: Statement): Promise<T>;
   /** The owner connection: migrations, seeds and tests' own inspection only. Row-level security does not apply. */
   readonly owner: Queryable;
   /** One owner connection for a piece of work that needs it (migrations: advisory lock, multi-statement scripts). */
@@ -436,11 +426,7 @@ export async function openPglite(dataDir?: string, loadDataDirOrOptions?: Blob |
         };
         beginTransactionState(q);
         await tx.query(scopeStatement(scope));
-        if (opening) {
-          const rows = (await tx.query<Record<string, unknown>>(opening.sql, [...opening.params])).rows;
-          openings.set(q, rows);
-          opening.check?.(rows);
-        }
+        if (opening) openings.set(q, (await tx.query<Record<string, unknown>>(opening.sql, [...opening.params])).rows);
         const result = await work(q);
         await runCommitTasks(q);
         // In process, a statement more costs no round trip: the deferred writes run one by one, and the settings are
@@ -548,23 +534,8 @@ export async function openPostgres(connectionString: string, options: { max?: nu
     },
     async transaction(scope, work, opening) {
       const client = await appPool.connect();
-      // With an opening statement, BEGIN, the scope and the opening are not sent on their own: they go with the work's
-      // first statement, in one simple-protocol message (that statement inlined, so planned for this call), and the
-      // opening's check sees its rows before that statement's rows reach the work (decision 0077). A work that sends
-      // nothing sends them right before its commit.
-      let pending: string | null = opening ? `BEGIN; ${scopeStatement(scope)};\n${inlineParameters(opening.sql, opening.params)}` : null;
-      const openWith = async (statement: string | null): Promise<pg.QueryResult | undefined> => {
-        const text = pending!;
-        pending = null;
-        const results = (await client.query(statement ? `${text};\n${statement}` : text)) as unknown as pg.QueryResult[];
-        const rows = (results[2]?.rows ?? []) as Record<string, unknown>[];
-        openings.set(q, rows);
-        opening!.check?.(rows);
-        return results[3];
-      };
       const q: Queryable = {
         async query<T>(sql: string, params?: readonly unknown[]) {
-          if (pending !== null) return ((await openWith(params ? inlineParameters(sql, params) : sql))?.rows ?? []) as T[];
           const name = params ? preparedName(sql) : undefined;
           const result = name
             ? await client.query({ name, text: sql, values: [...params!] })
@@ -574,9 +545,14 @@ export async function openPostgres(connectionString: string, options: { max?: nu
       };
       beginTransactionState(q);
       try {
-        if (!opening) await client.query(`BEGIN; ${scopeStatement(scope)}`);
+        // BEGIN, the scope and the opening statement in one simple-protocol round trip.
+        if (opening) {
+          const results = (await client.query(`BEGIN; ${scopeStatement(scope)};\n${inlineParameters(opening.sql, opening.params)}`)) as unknown as pg.QueryResult[];
+          openings.set(q, (results[2]?.rows ?? []) as Record<string, unknown>[]);
+        } else {
+          await client.query(`BEGIN; ${scopeStatement(scope)}`);
+        }
         const value = await work(q);
-        if (pending !== null) await openWith(null);
         await runCommitTasks(q);
         const writes = takeDeferredWrites(q).map((w) => inlineParameters(w.sql, w.params));
         const reads = commitReadStatement(q);
@@ -591,8 +567,7 @@ export async function openPostgres(connectionString: string, options: { max?: nu
         relay.publish(committedNotices(q));
         return value;
       } catch (error) {
-        // Nothing to roll back when BEGIN was never sent (the work failed before its first statement).
-        if (pending === null) await client.query('ROLLBACK').catch(() => undefined);
+        await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
         client.release();

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { deferWrite, type Database, type Opening, type Queryable, type Statement, type TransactionScope } from '../db/database.ts';
+import { deferWrite, openingRows, type Database, type Queryable, type Statement, type TransactionScope } from '../db/database.ts';
 import type { RequestAuth } from './access.ts';
 import { tenantContext, type RequestContext } from './context.ts';
 import { AppError, isRetryableDatabaseError, raisedAppError } from './errors.ts';
@@ -95,7 +95,7 @@ declare module 'fastify' {
  * Runs work in one transaction; a deadlock or serialisation failure runs it once more, then surfaces (409). The
  * wrappers below use it; so do job handlers (*.jobs.ts), which have no request. Never a service or a repository.
  */
-export async function runTransaction<T>(db: Database, scope: TransactionScope, work: (q: Queryable) => Promise<T>, opening?: Opening): Promise<T> {
+export async function runTransaction<T>(db: Database, scope: TransactionScope, work: (q: Queryable) => Promise<T>, opening?: Statement): Promise<T> {
   try {
     return await db.transaction(scope, work, opening);
   } catch (error) {
@@ -169,8 +169,12 @@ export interface KeyScope {
  * transaction ends: when it commits, that one reads the stored answer; when it rolls back, that one runs instead.
  */
 async function claimKey(q: Queryable, scope: KeyScope, key: string, hash: string): Promise<StoredAnswer | null> {
-  const claim = claimStatement(scope, key, hash);
-  const claimed = await q.query(claim.sql, claim.params);
+  // Sent with BEGIN when the wrapper could (app.inTenant: the key's scope is known before the transaction opens).
+  let claimed = openingRows(q);
+  if (!claimed) {
+    const claim = claimStatement(scope, key, hash);
+    claimed = await q.query(claim.sql, claim.params);
+  }
   if (claimed.length > 0) return null;
   const [stored] = await q.query<StoredAnswer>(
     `SELECT request_hash, status_code, response FROM idempotency_keys WHERE pharmacy_id = $1 AND key = $2`,
@@ -185,25 +189,6 @@ async function claimKey(q: Queryable, scope: KeyScope, key: string, hash: string
  * Stores the answer on the claimed key, at the end of the transaction in COMMIT's own round trip (deferWrite, decision
  * 0077): a request waiting on the key reads it only once this transaction has committed.
  */
-/**
- * The key was not claimed by the statement the transaction opened with (another request holds or held it): the work
- * stops before it sees anything, and the wrapper reads the stored answer in a transaction of its own (decision 0077).
- */
-class KeyNotClaimed extends Error {}
-
-/**
- * The claim as the statement a transaction opens with (app.inTenant): sent with BEGIN and, on PostgreSQL, with the
- * work's first statement; when it claimed nothing the work stops there (KeyNotClaimed).
- */
-function claimOpening(scope: KeyScope, key: string, hash: string): Opening {
-  return {
-    ...claimStatement(scope, key, hash),
-    check: (rows) => {
-      if (rows.length === 0) throw new KeyNotClaimed('idempotency key not claimed');
-    },
-  };
-}
-
 /** The claim of a key: a row when this transaction claimed it, none when another request holds or held it. */
 function claimStatement(scope: KeyScope, key: string, hash: string): Statement {
   return {
@@ -235,11 +220,10 @@ async function onceForKey<T>(
   idempotency: { key: string; hash: string } | null,
   options: WrapOptions,
   work: () => Promise<T>,
-  claimedByOpening = false,
 ): Promise<{ value: T; replayed: null } | { value: undefined; replayed: Replay }> {
   const mode = options.key ?? 'once';
   const key = idempotency?.key ?? null;
-  if (key && mode !== 'answer' && !claimedByOpening) {
+  if (key && mode !== 'answer') {
     const stored = await claimKey(q, scope, key, idempotency!.hash);
     if (stored) {
       if (stored.request_hash !== idempotency!.hash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
@@ -275,19 +259,15 @@ export const transactionPlugin = fp<{ db: Database }>(async (app: FastifyInstanc
     const ctx = tenantContext(request.auth);
     const key = options.key === 'none' ? null : idempotencyKey(request);
     const idempotency = key ? { key, hash: requestHash(request) } : null;
-    const scope = { pharmacyId: ctx.pharmacyId, userId: ctx.userId };
-    // The key's claim opens the transaction, sent with BEGIN and the use case's first statement (decision 0077). When
-    // it claims nothing (a retry, a duplicate, the same key on another body) the work stops at once and rolls back,
-    // and the key is read again in a transaction of its own, which replays, refuses or answers BUSY as before.
-    const opening = idempotency && options.key !== 'answer' ? claimOpening(ctx, idempotency.key, idempotency.hash) : undefined;
-    let outcome: Awaited<ReturnType<typeof onceForKey<T>>>;
-    try {
-      outcome = await runTransaction(db, scope, (q) => onceForKey(q, ctx, idempotency, options, () => work(q, ctx), opening !== undefined), opening);
-    } catch (error) {
-      if (!(error instanceof KeyNotClaimed)) throw error;
-      outcome = await runTransaction(db, scope, (q) => onceForKey(q, ctx, idempotency, options, () => work(q, ctx)));
-    }
-    return answerWith(reply, outcome.value as T, outcome.replayed, options);
+    // The key's claim goes with BEGIN (one round trip less; decision 0077).
+    const opening = idempotency && options.key !== 'answer' ? claimStatement(ctx, idempotency.key, idempotency.hash) : undefined;
+    const { value, replayed } = await runTransaction(
+      db,
+      { pharmacyId: ctx.pharmacyId, userId: ctx.userId },
+      (q) => onceForKey(q, ctx, idempotency, options, () => work(q, ctx)),
+      opening,
+    );
+    return answerWith(reply, value as T, replayed, options);
   });
 
   app.decorate(
