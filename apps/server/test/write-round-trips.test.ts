@@ -50,19 +50,19 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('round trips of a keyed w
     return [...sent];
   }
 
-  it('a one-line stock adjustment: the claim with BEGIN, the audit row and the answer with COMMIT, 7 statements at most', async () => {
+  it('a one-line stock adjustment: the claim with BEGIN, the audit row and the answer with COMMIT, 6 round trips at most', async () => {
     const sent = await statementsOf(c.inventory!, '/api/stock/adjustments', { reason: 'Found', items: [{ productId: product, delta: 1, reasonType: 'count_correction' }] });
     expect(sent[0]).toMatch(/^BEGIN; SELECT set_config\('role'.*; INSERT INTO idempotency_keys /);
     expect(sent.filter((s) => s.includes('idempotency_keys (pharmacy_id, key'))).toHaveLength(1);
     expect(sent.at(-1)).toMatch(/INSERT INTO audit_log .*UPDATE idempotency_keys SET status_code .*COMMIT$/);
-    expect(sent.length).toBeLessThanOrEqual(7);
+    expect(sent.length).toBeLessThanOrEqual(6);
   });
 
-  it('a new product: 5 statements at most, its plan place taken with COMMIT', async () => {
+  it('a new product: 4 round trips at most, its plan place taken with COMMIT', async () => {
     let n = 0;
     const sent = await statementsOf(c.owner!, '/api/products', () => ({ name: `Round trip ${(n += 1)}`, sellingPriceCents: 1_500, purchasePriceCents: 1_000 }));
     expect(sent[0]).toMatch(/^BEGIN; .*INSERT INTO idempotency_keys /);
     expect(sent.at(-1)).toMatch(/take_plan_places.*COMMIT$/);
-    expect(sent.length).toBeLessThanOrEqual(5);
+    expect(sent.length).toBeLessThanOrEqual(4);
   });
 });
