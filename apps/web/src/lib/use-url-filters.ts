@@ -1,30 +1,43 @@
-import { useCallback } from 'react';
+import { useCallback, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 
 /**
  * Filters kept in the address bar (bookmarkable, shareable, kept on reload). `update` sets or clears (undefined,
  * null or '') several parameters at once and replaces the history entry; changing any filter but the page sends
  * the list back to its first page. `clear` drops every filter.
+ *
+ * Each change starts from the latest parameters: those the router last rendered, or those the last change asked for
+ * when the router has not rendered them yet. react-router's own functional setSearchParams starts from the parameters
+ * of the render that made the setter, so a change made through a setter an older render kept (a memoised table
+ * header), or two changes before the next render, dropped the other: sorting right after choosing a category lost the
+ * category (an e2e run on a slow machine caught it).
  */
 export function useUrlFilters() {
   const [params, setParams] = useSearchParams();
+  const latest = useRef(params);
+  const rendered = useRef(params);
+  if (rendered.current !== params) {
+    rendered.current = params;
+    latest.current = params;
+  }
+  const setter = useRef(setParams);
+  setter.current = setParams;
+  const apply = useCallback((next: URLSearchParams) => {
+    latest.current = next;
+    setter.current(next, { replace: true });
+  }, []);
   const update = useCallback(
     (changes: Record<string, string | null | undefined>) => {
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          for (const [key, value] of Object.entries(changes)) {
-            if (value === undefined || value === null || value === '') next.delete(key);
-            else next.set(key, value);
-          }
-          if (!('page' in changes)) next.delete('page');
-          return next;
-        },
-        { replace: true },
-      );
+      const next = new URLSearchParams(latest.current);
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === undefined || value === null || value === '') next.delete(key);
+        else next.set(key, value);
+      }
+      if (!('page' in changes)) next.delete('page');
+      apply(next);
     },
-    [setParams],
+    [apply],
   );
-  const clear = useCallback(() => setParams(new URLSearchParams(), { replace: true }), [setParams]);
+  const clear = useCallback(() => apply(new URLSearchParams()), [apply]);
   return { params, update, clear };
 }
