@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Queryable } from '../src/db/database.ts';
+import type { Queryable } from '../src/db/database.ts';
 import { AppError } from '../src/platform/errors.ts';
 import type { RequestContext } from '../src/platform/context.ts';
 import {
@@ -15,7 +15,7 @@ import {
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import type { StockPharmacy } from './import-helpers.ts';
-import { daysFromToday, ledgerProblems, ownerContext, stockTestPharmacy } from './stock-helpers.ts';
+import { alertsDrift, daysFromToday, ledgerProblems, ownerContext, prng, stockTestPharmacy } from './stock-helpers.ts';
 
 /**
  * The stock ledger keeps stock_alerts itself for the rows it changes (decision 0078, migration 0040): no trigger runs
@@ -51,34 +51,7 @@ describe('branch_products.quantity', () => {
   });
 });
 
-/** mulberry32: a small seeded PRNG, so a failing sequence can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
-/** Pairs where stock_alerts and the rows disagree (as in stock-alerts.test.ts). Empty when all is well. */
-async function alertsDrift(db: Database, pharmacyId: string): Promise<unknown[]> {
-  return db.owner.query(
-    `WITH truth AS (
-       SELECT b.id AS branch_id, x.id AS product_id, CASE WHEN COALESCE(bp.quantity, 0) <= 0 THEN 'out' ELSE 'low' END AS status, x.name
-         FROM branches b
-         JOIN products x ON x.pharmacy_id = b.pharmacy_id AND x.is_active
-         LEFT JOIN branch_products bp ON bp.pharmacy_id = b.pharmacy_id AND bp.branch_id = b.id AND bp.product_id = x.id
-        WHERE b.pharmacy_id = $1 AND COALESCE(bp.quantity, 0) <= COALESCE(bp.low_stock_threshold, x.low_stock_threshold)),
-     kept AS (SELECT branch_id, product_id, status, product_name AS name FROM stock_alerts WHERE pharmacy_id = $1)
-     (SELECT 'missing' AS drift, * FROM (SELECT * FROM truth EXCEPT SELECT * FROM kept) m)
-     UNION ALL
-     (SELECT 'extra' AS drift, * FROM (SELECT * FROM kept EXCEPT SELECT * FROM truth) e)`,
-    [pharmacyId],
-  );
-}
 
 const SEED = Number(process.env.ALERTS_SEED ?? 20261126);
 const OPERATIONS = Number(process.env.ALERTS_OPERATIONS ?? 160);

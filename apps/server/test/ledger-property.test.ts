@@ -9,19 +9,8 @@ import { approveTransfer, cancelTransfer, createTransfer, dispatchTransfer, rece
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import type { StockPharmacy } from './import-helpers.ts';
-import { daysFromToday, ledgerProblems, ownerContext, stockTestPharmacy } from './stock-helpers.ts';
+import { daysFromToday, ledgerProblems, ownerContext, prng, stockTestPharmacy } from './stock-helpers.ts';
 
-/** mulberry32: a small seeded PRNG, so a failing sequence can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SEED = Number(process.env.LEDGER_SEED ?? 20261122);
 const OPERATIONS = Number(process.env.LEDGER_OPERATIONS ?? 300);

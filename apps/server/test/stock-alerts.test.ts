@@ -1,31 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../src/db/database.ts';
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import type { TestClient } from './http.ts';
 import type { StockPharmacy } from './import-helpers.ts';
-import { clientsOf, stockTestPharmacy } from './stock-helpers.ts';
+import { alertsDrift, clientsOf, stockTestPharmacy } from './stock-helpers.ts';
 
 /**
  * The low and out pairs the stock reports read (stock_alerts, migration 0015, decision 0022) are kept by triggers:
  * after every kind of change through the API they equal what the rows say (every active product x branch, a
  * missing branch row counting as out), and the reports' counts agree with them.
  */
-async function alertsDrift(db: Database, pharmacyId: string): Promise<unknown[]> {
-  return db.owner.query(
-    `WITH truth AS (
-       SELECT b.id AS branch_id, x.id AS product_id, CASE WHEN COALESCE(bp.quantity, 0) <= 0 THEN 'out' ELSE 'low' END AS status, x.name
-         FROM branches b
-         JOIN products x ON x.pharmacy_id = b.pharmacy_id AND x.is_active
-         LEFT JOIN branch_products bp ON bp.pharmacy_id = b.pharmacy_id AND bp.branch_id = b.id AND bp.product_id = x.id
-        WHERE b.pharmacy_id = $1 AND COALESCE(bp.quantity, 0) <= COALESCE(bp.low_stock_threshold, x.low_stock_threshold)),
-     kept AS (SELECT branch_id, product_id, status, product_name AS name FROM stock_alerts WHERE pharmacy_id = $1)
-     (SELECT 'missing' AS drift, * FROM (SELECT * FROM truth EXCEPT SELECT * FROM kept) m)
-     UNION ALL
-     (SELECT 'extra' AS drift, * FROM (SELECT * FROM kept EXCEPT SELECT * FROM truth) e)`,
-    [pharmacyId],
-  );
-}
 
 describe.each(testDatabaseKinds())('stock alerts on %s', (kind) => {
   let t: TestApp;

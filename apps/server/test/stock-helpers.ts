@@ -91,3 +91,35 @@ export async function ledgerProblems(db: Database, pharmacyId: string): Promise<
   );
   return [...perProduct, ...perBatch, ...negativeAfter, ...outOfOrder];
 }
+
+/**
+ * Pairs where stock_alerts and the rows disagree (every active product x branch, a missing branch row counting as
+ * out). Empty when all is well.
+ */
+export async function alertsDrift(db: Database, pharmacyId: string): Promise<unknown[]> {
+  return db.owner.query(
+    `WITH truth AS (
+       SELECT b.id AS branch_id, x.id AS product_id, CASE WHEN COALESCE(bp.quantity, 0) <= 0 THEN 'out' ELSE 'low' END AS status, x.name
+         FROM branches b
+         JOIN products x ON x.pharmacy_id = b.pharmacy_id AND x.is_active
+         LEFT JOIN branch_products bp ON bp.pharmacy_id = b.pharmacy_id AND bp.branch_id = b.id AND bp.product_id = x.id
+        WHERE b.pharmacy_id = $1 AND COALESCE(bp.quantity, 0) <= COALESCE(bp.low_stock_threshold, x.low_stock_threshold)),
+     kept AS (SELECT branch_id, product_id, status, product_name AS name FROM stock_alerts WHERE pharmacy_id = $1)
+     (SELECT 'missing' AS drift, * FROM (SELECT * FROM truth EXCEPT SELECT * FROM kept) m)
+     UNION ALL
+     (SELECT 'extra' AS drift, * FROM (SELECT * FROM kept EXCEPT SELECT * FROM truth) e)`,
+    [pharmacyId],
+  );
+}
+
+/** mulberry32: a small seeded PRNG, so a failing sequence can be replayed from its seed. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

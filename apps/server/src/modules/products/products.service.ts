@@ -12,14 +12,13 @@ import {
   type ReceiveBatchResponse,
   type UpdateProduct,
 } from '@pharmapoint/domain/products';
-import { DEFAULT_MIN_MARGIN_PERCENT } from '@pharmapoint/domain/margins';
 import { businessDate, isExpired } from '@pharmapoint/domain/stock';
 import type { Queryable } from '../../db/database.ts';
 import { holds } from '../../platform/access.ts';
 import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
-import { applyStockChange, resolveBranch, stockSettings, type StockSettings } from '../stock/stock.service.ts';
+import { applyStockChange, resolveBranch, stockSettings, stockSettingsOf, type StockSettings } from '../stock/stock.service.ts';
 import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
 import {
   findBatch,
@@ -60,16 +59,6 @@ async function requireProduct(q: Queryable, ctx: RequestContext, id: string, for
 
 /** The settings the catalogue uses: the default minimum margin (percent) and the categories. */
 type CatalogueSettings = Pick<StockSettings, 'defaultMinMarginPercent' | 'categories'>;
-
-/**
- * The catalogue's settings from a settings document already read, by the rule of stock.service's stockSettings
- * (the create reads the document with the rest of what it needs, decision 0079).
- */
-function settingsOf(doc: Record<string, unknown>): CatalogueSettings {
-  const margin = Number(doc.defaultMinMargin);
-  const categories = Array.isArray(doc.categories) ? doc.categories.filter((c): c is string => typeof c === 'string' && c.trim() !== '') : [];
-  return { defaultMinMarginPercent: margin > 0 && margin < 100 ? margin : DEFAULT_MIN_MARGIN_PERCENT, categories };
-}
 
 /** The category as the settings spell it; 400 when the settings list categories and this is not one of them. */
 function knownCategory(settings: CatalogueSettings, category: string | null | undefined): string | null | undefined {
@@ -173,7 +162,7 @@ export async function createProduct(q: Queryable, ctx: RequestContext, input: Cr
   const requested = [...input.restrictedBranchIds, ...input.branches.map((b) => b.branchId)];
   // What the checks and the answer need, in one statement (decision 0079): the settings, the branches, the SKU, the user.
   const sources = await newProductSources(q, ctx, { sku, branchIds: requested });
-  const settings = settingsOf(sources.settings);
+  const settings = stockSettingsOf(sources.settings);
   const category = knownCategory(settings, input.category);
   if (sku && sources.skuTaken) throw new AppError('SKU_TAKEN');
   const branchIds = new Set(sources.branches.map((b) => b.id));

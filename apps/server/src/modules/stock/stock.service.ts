@@ -119,7 +119,11 @@ export interface StockSettings {
 
 /** The settings the stock screens use: default minimum margin (percent), expiry alert days and categories. */
 export async function stockSettings(q: Queryable, ctx: Pick<RequestContext, 'pharmacyId'>): Promise<StockSettings> {
-  const doc = await findSettingsDocument(q, ctx.pharmacyId);
+  return stockSettingsOf(await findSettingsDocument(q, ctx.pharmacyId));
+}
+
+/** stockSettings of a settings document a use case read itself (with other things, in one statement). */
+export function stockSettingsOf(doc: Record<string, unknown>): StockSettings {
   const margin = Number(doc.defaultMinMargin);
   const alert = Number(doc.expiryAlertDays);
   const categories = Array.isArray(doc.categories) ? doc.categories.filter((c): c is string => typeof c === 'string' && c.trim() !== '') : [];
