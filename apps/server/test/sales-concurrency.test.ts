@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import type { TestClient, TestResponse } from './http.ts';
 import { signedInClient, stockPharmacy, type StockPharmacy } from './import-helpers.ts';
-import { clientsOf, daysFromToday, ledgerProblems, stockTestPharmacy } from './stock-helpers.ts';
+import { alertsDrift, clientsOf, daysFromToday, ledgerProblems, stockTestPharmacy } from './stock-helpers.ts';
 
 /**
  * Many tills at once (issue 9, concurrency): sales of the last pieces never oversell, a sale posted several times at
@@ -60,6 +60,8 @@ describe.each(testDatabaseKinds())('sales under concurrency on %s', (kind) => {
     ]);
     expect(stock!.quantity).toBe(0);
     expect(await ledgerProblems(t.db, ph.pharmacyId)).toEqual([]);
+    // Sold from 10 to 0 by concurrent tills, through 'low' (5) to 'out': the ledger's own alert writes agree (0078).
+    expect(await alertsDrift(t.db, ph.pharmacyId)).toEqual([]);
     const [takes] = await t.db.owner.query<{ n: number }>(`SELECT sum(quantity)::int AS n FROM sale_item_batches WHERE pharmacy_id = $1`, [ph.pharmacyId]);
     expect(takes!.n).toBe(10);
     expectGapFree(await invoiceNumbers(ph.pharmacyId));
