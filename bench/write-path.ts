@@ -134,25 +134,22 @@ try {
   const rows: Figures[] = [];
   // BENCH_ONLY=adjustments|products: TPC-B and that one HTTP write at CLIENTS only (for profiling one phase).
   const only = process.env.BENCH_ONLY;
-  if (only === 'adjustments' || only === 'products') {
-    rows.push(pgbench('(a) pgbench TPC-B', CLIENTS, tpcbScript('')));
-    console.log(`PHASE ${only} starts`);
-    if (only === 'adjustments') rows.push(await http('(c) POST /api/stock/adjustments (1 item)', `${appUrl}/api/stock/adjustments`, headers, CLIENTS, adjustment));
-    else rows.push(await http('(d) POST /api/products', `${appUrl}/api/products`, headers, CLIENTS, product));
-    console.log('PHASE ends');
-  } else {
+  const all = only !== 'adjustments' && only !== 'products';
   rows.push(pgbench('(a) pgbench TPC-B', CLIENTS, tpcbScript('')));
-  listener = new pg.Client({ connectionString: BENCH_PG_URL.replace(/\/[^/]*$/, `/${scratch.name}`) });
-  await listener.connect();
-  await listener.query('LISTEN bench_channel');
-  rows.push(pgbench('(b) pgbench TPC-B + NOTIFY', CLIENTS, tpcbScript('NOTIFY bench_channel;')));
-  await listener.end();
-  listener = undefined;
-  rows.push(await http('(c) POST /api/stock/adjustments (1 item)', `${appUrl}/api/stock/adjustments`, headers, CLIENTS, adjustment));
-  rows.push(await http('(d) POST /api/products', `${appUrl}/api/products`, headers, CLIENTS, product));
-  rows.push(pgbench('(a) pgbench TPC-B', 1, tpcbScript('')));
-  rows.push(await http('(c) POST /api/stock/adjustments (1 item)', `${appUrl}/api/stock/adjustments`, headers, 1, adjustment));
-  rows.push(await http('(d) POST /api/products', `${appUrl}/api/products`, headers, 1, product));
+  if (all) {
+    listener = new pg.Client({ connectionString: BENCH_PG_URL.replace(/\/[^/]*$/, `/${scratch.name}`) });
+    await listener.connect();
+    await listener.query('LISTEN bench_channel');
+    rows.push(pgbench('(b) pgbench TPC-B + NOTIFY', CLIENTS, tpcbScript('NOTIFY bench_channel;')));
+    await listener.end();
+    listener = undefined;
+  }
+  if (all || only === 'adjustments') rows.push(await http('(c) POST /api/stock/adjustments (1 item)', `${appUrl}/api/stock/adjustments`, headers, CLIENTS, adjustment));
+  if (all || only === 'products') rows.push(await http('(d) POST /api/products', `${appUrl}/api/products`, headers, CLIENTS, product));
+  if (all) {
+    rows.push(pgbench('(a) pgbench TPC-B', 1, tpcbScript('')));
+    rows.push(await http('(c) POST /api/stock/adjustments (1 item)', `${appUrl}/api/stock/adjustments`, headers, 1, adjustment));
+    rows.push(await http('(d) POST /api/products', `${appUrl}/api/products`, headers, 1, product));
   }
 
   console.log('| measurement | clients | transactions or requests/s | latency p50 ms | latency p99 ms | ratio to (a) at the same clients | failed | machine CPU ms each | Node CPU ms each | PostgreSQL CPU ms each |');
