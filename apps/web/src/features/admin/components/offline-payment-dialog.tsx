@@ -23,6 +23,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { useRecordOfflinePayment } from '@/features/admin/api/admin';
+import { newUuid } from '@/lib/idempotency';
 
 const FIELDS = new Set(['kind', 'method', 'reference', 'paidOn', 'note']);
 
@@ -53,7 +54,7 @@ export function OfflinePaymentDialog({ pharmacy, onClose }: { pharmacy: AdminPha
   async function onValid(payment: OfflinePaymentRequest) {
     setServerError(null);
     const body = JSON.stringify(payment);
-    if (sent.current?.body !== body) sent.current = { body, key: crypto.randomUUID() };
+    if (sent.current?.body !== body) sent.current = { body, key: newUuid() };
     try {
       const answer = await record.mutateAsync({ pharmacyId: pharmacy.id, payment, idempotencyKey: sent.current.key });
       toast.success(answer.message);

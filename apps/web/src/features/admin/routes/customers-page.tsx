@@ -19,6 +19,7 @@ import { toast } from '@/lib/toast';
 import { usePharmacies, usePharmacyAction } from '@/features/admin/api/admin';
 import { PharmacyStatusBadge } from '@/features/admin/components/pharmacy-status-badge';
 import { OfflinePaymentDialog } from '@/features/admin/components/offline-payment-dialog';
+import { newUuid } from '@/lib/idempotency';
 
 /** An extension's dialog holds the Idempotency-Key of its request: Extend pressed twice, or retried, extends once. */
 type Dialogs = { kind: 'view' | 'deactivate' | 'reactivate' | 'payment'; pharmacy: AdminPharmacy } | { kind: 'extend'; pharmacy: AdminPharmacy; key: string } | null;
@@ -86,7 +87,7 @@ export default function CustomersPage() {
                   onClick={() => {
                     setDays('7');
                     setDaysError(null);
-                    setDialog({ kind: 'extend', pharmacy: p, key: crypto.randomUUID() });
+                    setDialog({ kind: 'extend', pharmacy: p, key: newUuid() });
                   }}
                 >
                   {t('customers.extend')}
@@ -233,7 +234,7 @@ export default function CustomersPage() {
                 setDays(event.target.value);
                 setDaysError(null);
                 // Another number of days is another request: it gets its own key (the same key with another body is refused).
-                setDialog({ kind: 'extend', pharmacy: p, key: crypto.randomUUID() });
+                setDialog({ kind: 'extend', pharmacy: p, key: newUuid() });
               }}
             />
           </Field>

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Branch as BranchOfPharmacy } from '@pharmapoint/domain/tenancy';
 import { api } from '@/lib/api';
 import { meQueryKey } from '@/features/auth/api/get-me';
+import { withKey } from '@/lib/idempotency';
 
 /** A branch as GET /api/branches returns it (the server's schema, packages/domain/src/tenancy.ts). */
 export type Branch = BranchOfPharmacy;
@@ -33,7 +34,7 @@ function useInvalidateBranches() {
 export function useCreateBranch() {
   const invalidate = useInvalidateBranches();
   return useMutation({
-    mutationFn: async (input: BranchInput) => (await api.post<{ branch: Branch }>('/api/branches', input)).branch,
+    mutationFn: async ({ input, key }: { input: BranchInput; key: string }) => (await api.post<{ branch: Branch }>('/api/branches', input, withKey(key))).branch,
     onSuccess: invalidate,
   });
 }

@@ -13,6 +13,7 @@ import { applyServerErrors } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/lib/toast';
 import { useCreateBranch, useUpdateBranch, type Branch } from '@/features/branches/api/branches';
+import { useIdempotencyKey } from '@/lib/idempotency';
 
 /**
  * The branch form: the domain's createBranchSchema, with the phone a Kenyan number or none (decision 0033).
@@ -38,6 +39,7 @@ export interface BranchDialogProps {
 export function BranchDialog({ open, onOpenChange, branch }: BranchDialogProps) {
   const { t } = useTranslation('branches');
   const create = useCreateBranch();
+  const keys = useIdempotencyKey();
   const update = useUpdateBranch();
   const { register, control, handleSubmit, setError, formState } = useForm<BranchFormValues, unknown, BranchFormOutput>({
     resolver: zodResolver(branchFormSchema),
@@ -54,7 +56,9 @@ export function BranchDialog({ open, onOpenChange, branch }: BranchDialogProps) 
         await update.mutateAsync({ id: branch.id, patch: { name: input.name, address: input.address, phone: input.phone } });
         toast.success(t('updated', { name: input.name }));
       } else {
-        await create.mutateAsync({ name: input.name, address: input.address, phone: input.phone, isDefault: input.isDefault ?? false });
+        const body = { name: input.name, address: input.address, phone: input.phone, isDefault: input.isDefault ?? false };
+        await create.mutateAsync({ input: body, key: keys.keyFor(body) });
+        keys.renew();
         toast.success(t('created', { name: input.name }));
       }
       onOpenChange(false);

@@ -11,7 +11,8 @@ import { applyServerErrors } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
 import { toast } from '@/lib/toast';
-import { newKey, useSaveContact } from '../api/contacts';
+import { useSaveContact } from '../api/contacts';
+import { newUuid } from '@/lib/idempotency';
 
 type FormOutput = ReturnType<typeof contactFormSchema.parse>;
 
@@ -32,7 +33,7 @@ export function ContactFormDialog(props: ContactFormDialogProps) {
 function OpenContactFormDialog({ open, onOpenChange, contact, defaultType = 'customer', onSaved }: ContactFormDialogProps) {
   const { t } = useTranslation('contacts');
   const save = useSaveContact();
-  const [key] = useState(newKey);
+  const [key] = useState(newUuid);
   const [serverError, setServerError] = useState<string | null>(null);
   const form = useForm<ContactFormValues, unknown, FormOutput>({
     resolver: zodResolver(contactFormSchema),

@@ -7,7 +7,8 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { ApiError, errorMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
-import { fetchAllContacts, newKey, useImportContacts } from '../api/contacts';
+import { fetchAllContacts, useImportContacts } from '../api/contacts';
+import { useIdempotencyKey } from '@/lib/idempotency';
 
 /** Save text as a file in the browser. */
 export function downloadText(name: string, text: string, type = 'text/csv;charset=utf-8') {
@@ -53,6 +54,7 @@ export function ImportContactsButton({ defaultType }: { defaultType: ContactType
   const { t } = useTranslation('contacts');
   const input = useRef<HTMLInputElement>(null);
   const importer = useImportContacts();
+  const keys = useIdempotencyKey();
   const [problems, setProblems] = useState<{ message: string; rows: ContactImportRowError[] } | null>(null);
 
   async function read(file: File) {
@@ -64,7 +66,10 @@ export function ImportContactsButton({ defaultType }: { defaultType: ContactType
       return;
     }
     try {
-      const result = await importer.mutateAsync({ body: { defaultType, rows }, key: newKey() });
+      const body = { defaultType, rows };
+      // The same file sent again after a lost answer imports once; a new file (or the same one after a success) is new.
+      const result = await importer.mutateAsync({ body, key: keys.keyFor(body) });
+      keys.renew();
       toast.success(t('csv.imported', { count: result.created }));
     } catch (error) {
       const details = error instanceof ApiError ? (error.details as { rows?: ContactImportRowError[] } | undefined) : undefined;

@@ -19,7 +19,8 @@ import { Select } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
 import { formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
-import { newKey, useSavePayment } from '../api/contacts';
+import { useSavePayment } from '../api/contacts';
+import { newUuid } from '@/lib/idempotency';
 
 type FormOutput = ReturnType<typeof supplierPaymentFormSchema.parse>;
 
@@ -42,7 +43,7 @@ export function SupplierPaymentDialog(props: SupplierPaymentDialogProps) {
 function OpenDialog({ open, onOpenChange, supplier, invoices, payment, today }: SupplierPaymentDialogProps) {
   const { t } = useTranslation('contacts');
   const save = useSavePayment();
-  const [key] = useState(newKey);
+  const [key] = useState(newUuid);
   const [serverError, setServerError] = useState<string | null>(null);
   const { register, handleSubmit, setError, formState } = useForm<SupplierPaymentFormValues, unknown, FormOutput>({
     resolver: zodResolver(supplierPaymentFormSchema),

@@ -10,6 +10,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { applyServerErrors } from '@/components/ui/form';
 import { api } from '@/lib/api';
 import { toast } from '@/lib/toast';
+import { newUuid } from '@/lib/idempotency';
 
 export interface AddClientDialogProps {
   open: boolean;
@@ -29,16 +30,6 @@ function startValues(text: string | undefined): NewClientFormValues {
   const t = text?.trim() ?? '';
   if (!t) return EMPTY;
   return /^[+\d\s-]+$/.test(t) ? { ...EMPTY, phone: t } : { ...EMPTY, name: t };
-}
-
-/** A v4 UUID for an Idempotency-Key (crypto.randomUUID needs a secure context; a till on a LAN address may lack it). */
-export function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 export function createClient(body: CreateContactInput, idempotencyKey: string): Promise<Contact> {
@@ -64,7 +55,7 @@ function OpenAddClientDialog({ open, onOpenChange, ddaInCart = false, onSaved, i
     defaultValues: startValues(initialText),
   });
   const { handleSubmit, setError } = form;
-  const [key] = useState(() => newIdempotencyKey());
+  const [key] = useState(newUuid);
   const [serverError, setServerError] = useState<string | null>(null);
 
   const save = useMutation({

@@ -28,7 +28,7 @@ import { api } from '@/lib/api';
 import { formatMoney } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { useMe } from '@/features/auth/api/get-me';
-import { newIdempotencyKey } from '@/features/pos/components/add-client-dialog';
+import { newUuid } from '@/lib/idempotency';
 
 export interface RecordExpenseDialogProps {
   open: boolean;
@@ -82,13 +82,13 @@ export function RecordExpenseDialog({ open, onOpenChange, branchId }: RecordExpe
     defaultValues: emptyExpenseForm(),
   });
   const errors = formState.errors;
-  const [key, setKey] = useState(() => newIdempotencyKey());
+  const [key, setKey] = useState(newUuid);
   const [serverError, setServerError] = useState<string | null>(null);
 
   useEffect(() => {
     if (!open) return;
     reset(emptyExpenseForm());
-    setKey(newIdempotencyKey());
+    setKey(newUuid());
     setServerError(null);
   }, [open, reset]);
 

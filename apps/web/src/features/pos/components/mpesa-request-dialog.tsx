@@ -22,7 +22,7 @@ import { formatMoney } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { cancelTillMpesa, getTillMpesa, startTillMpesa } from '@/features/pos/api/mpesa';
 import { getSale } from '@/features/pos/api/sales';
-import { newSaleId } from '@/features/pos/lib/ids';
+import { newUuid } from '@/lib/idempotency';
 
 export interface MpesaRequestDialogProps {
   open: boolean;
@@ -116,7 +116,7 @@ export default function MpesaRequestDialog({ open, onOpenChange, sale, totalCent
     setServerError(null);
     finished.current = false;
     try {
-      const { request } = await startTillMpesa({ phoneNumber: values.phoneNumber, sale }, newSaleId());
+      const { request } = await startTillMpesa({ phoneNumber: values.phoneNumber, sale }, newUuid());
       setElapsed(0);
       setStage({ kind: 'waiting', request });
     } catch (error) {

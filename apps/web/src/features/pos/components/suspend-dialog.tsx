@@ -24,7 +24,7 @@ import { formatMoney } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useSuspendSale } from '@/features/sales/api/suspended-sales';
-import { newSaleId } from '@/features/pos/lib/ids';
+import { newUuid } from '@/lib/idempotency';
 
 export interface SuspendSaleDialogProps {
   open: boolean;
@@ -50,7 +50,7 @@ export function SuspendSaleDialog({ open, onOpenChange, request, totalCents, cli
   const { isDemo } = usePermissions();
   const formId = useId();
   const suspend = useSuspendSale();
-  const [suspensionId, setSuspensionId] = useState(newSaleId);
+  const [suspensionId, setSuspensionId] = useState(newUuid);
   const [serverError, setServerError] = useState<string | null>(null);
   const schema = useMemo(() => suspendFormSchema(totalCents), [totalCents]);
   const { register, handleSubmit, control, setError, reset, formState } = useForm<SuspendFormValues, unknown, SuspendFormOutput>({
@@ -63,7 +63,7 @@ export function SuspendSaleDialog({ open, onOpenChange, request, totalCents, cli
   // A new id and a fresh form every time the dialog opens (one suspension per opening, however often it is sent).
   useEffect(() => {
     if (!open) return;
-    setSuspensionId(newSaleId());
+    setSuspensionId(newUuid());
     setServerError(null);
     reset({ paymentMethod: 'Cash', amountPaid: '', reason: '' });
   }, [open, reset]);

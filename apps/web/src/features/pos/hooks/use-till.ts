@@ -11,7 +11,7 @@ import {
   type PaymentInput,
 } from '@pharmapoint/domain/sales';
 import { cartInputOf, type TillLine } from '@pharmapoint/domain/till-cart';
-import { newSaleId } from '@/features/pos/lib/ids';
+import { newUuid } from '@/lib/idempotency';
 
 /** One payment row of the payment bar (a split tender has several). Amounts as typed, in currency units. */
 export interface PaymentRow {
@@ -71,7 +71,7 @@ export function useTill(options: { defaultMethod: string; today: string; setting
   const [switchingBranch, setSwitchingBranch] = useState(false);
   const [justCompleted, setJustCompleted] = useState(false);
   const [paymentError, setPaymentErrorState] = useState<string | null>(null);
-  const saleId = useRef<string>(newSaleId());
+  const saleId = useRef<string>(newUuid());
   const errorTimer = useRef<number | undefined>(undefined);
   const completedTimer = useRef<number | undefined>(undefined);
 
@@ -103,14 +103,14 @@ export function useTill(options: { defaultMethod: string; today: string; setting
       setPayments([newPaymentRow(options.defaultMethod)]);
       if (resetDate) setSaleDate(options.today);
       setPaymentError(null);
-      saleId.current = newSaleId();
+      saleId.current = newUuid();
     },
     [options.defaultMethod, options.today, setPaymentError],
   );
 
   /** The sale was recorded: a new id for the next one, and the 5-second just-completed lock. */
   const markCompleted = useCallback(() => {
-    saleId.current = newSaleId();
+    saleId.current = newUuid();
     setJustCompleted(true);
     window.clearTimeout(completedTimer.current);
     completedTimer.current = window.setTimeout(() => setJustCompleted(false), JUST_COMPLETED_MS);

@@ -13,6 +13,7 @@ import type {
   UpdateProductInput,
 } from '@pharmapoint/domain/products';
 import { api } from '@/lib/api';
+import { withKey } from '@/lib/idempotency';
 
 /** Query keys: every product query starts with 'products' (the live stream refreshes them by prefix). */
 export const productKeys = {
@@ -62,7 +63,8 @@ export function useProductMovements(id: string, query: MovementListQueryInput) {
 export function useCreateProduct() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateProductInput) => api.post<ProductDetailResponse>('/api/products', input),
+    /** key: the form's Idempotency-Key (lib/idempotency.ts): a retried submission creates one product. */
+    mutationFn: ({ input, key }: { input: CreateProductInput; key: string }) => api.post<ProductDetailResponse>('/api/products', input, withKey(key)),
     onSuccess: async (detail) => {
       queryClient.setQueryData(productKeys.detail(detail.product.id), detail);
       await queryClient.invalidateQueries({ queryKey: ['products', 'list'] });
@@ -108,7 +110,8 @@ export function exportHref(filters: Partial<Record<keyof ExportQuery, string>>):
 export function useReceiveBatch(productId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: ReceiveBatchInput) => api.post<ReceiveBatchResponse>(`/api/products/${encodeURIComponent(productId)}/batches`, input),
+    mutationFn: ({ input, key }: { input: ReceiveBatchInput; key: string }) =>
+      api.post<ReceiveBatchResponse>(`/api/products/${encodeURIComponent(productId)}/batches`, input, withKey(key)),
     onSettled: async () => {
       await queryClient.invalidateQueries({ queryKey: ['products'] });
     },

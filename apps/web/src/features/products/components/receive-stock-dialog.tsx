@@ -16,6 +16,7 @@ import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useReceiveBatch } from '@/features/products/api/products';
 import { showStockChange } from '@/lib/live-stock/live-stock';
 import { expectedQuantity } from '@/lib/live-stock/optimistic-stock';
+import { useIdempotencyKey } from '@/lib/idempotency';
 
 /**
  * Opening stock into a batch (POST /api/products/:id/batches, inventory:update), validated by the domain's
@@ -37,6 +38,7 @@ export function ReceiveStockDialog({
   const { isDemo } = usePermissions();
   const formId = useId();
   const receive = useReceiveBatch(detail.product.id);
+  const keys = useIdempotencyKey();
   const branches = detail.branches;
   const firstBranch = branches.some((b) => b.branchId === defaultBranchId) ? defaultBranchId! : (branches[0]?.branchId ?? '');
   const row = branches.find((b) => b.branchId === firstBranch);
@@ -61,7 +63,8 @@ export function ReceiveStockDialog({
       reason: input.reason ?? t('receive.defaultReason'),
     });
     try {
-      await receive.mutateAsync(input);
+      await receive.mutateAsync({ input, key: keys.keyFor(input) });
+      keys.renew();
       toast.success(t('receive.done', { count: input.quantity }));
       onOpenChange(false);
     } catch (error) {

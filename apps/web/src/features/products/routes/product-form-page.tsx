@@ -35,6 +35,7 @@ import { useBranches } from '@/features/branches/api/branches';
 import { useSettings } from '@/features/settings/api/settings';
 import { useCreateProduct, useProduct, useProducts, useUpdateProduct } from '@/features/products/api/products';
 import { createInput, editInput, emptyFormValues, fieldOfIssue, formValuesOf, readForm, rowFigures } from '@/features/products/components/product-form-values';
+import { useIdempotencyKey } from '@/lib/idempotency';
 
 const PACKAGE_TYPES = ['pieces', 'tablets', 'capsules', 'bottle', 'box', 'strip', 'sachet', 'tube', 'vial', 'ampoule', 'pack'];
 
@@ -92,6 +93,7 @@ function ProductForm({
   const navigate = useNavigate();
   const { can, isDemo } = usePermissions();
   const create = useCreateProduct();
+  const keys = useIdempotencyKey();
   const update = useUpdateProduct();
   const initial = useMemo(() => (detail ? formValuesOf(detail, branches) : emptyFormValues(branches)), [detail, branches]);
   const form = useForm<ProductFormValues, unknown, ProductFormOutput>({ resolver: zodResolver(productFormSchema), defaultValues: initial });
@@ -122,7 +124,8 @@ function ProductForm({
     const reason = output.priceChangeReason;
     try {
       if (!detail) {
-        const created = await create.mutateAsync(createInput(parsed, reason, canManagePrices));
+        const input = createInput(parsed, reason, canManagePrices);
+        const created = await create.mutateAsync({ input, key: keys.keyFor(input) });
         toast.success(t('form.created', { name: created.product.name }));
         void navigate(`/app/products/history/${created.product.id}`);
       } else {

@@ -23,6 +23,7 @@ import {
   type ServiceStatus,
 } from '@/features/public/components/checkout-api';
 import { CheckoutEmailTaken } from '@/features/public/components/checkout-registration-form';
+import { newUuid } from '@/lib/idempotency';
 
 /** The mobile money component's states (seed 002 section 4), plus the timeout screen. */
 export type MpesaPhase = 'idle' | 'initiating' | 'checking' | 'completed' | 'failed' | 'timeout';
@@ -235,7 +236,7 @@ export function CheckoutMpesa({ registration, onBack }: Props) {
       licenseNumber: registration.licenseNumber,
     };
     const body = JSON.stringify(request);
-    if (attempt.current?.body !== body) attempt.current = { body, key: crypto.randomUUID() };
+    if (attempt.current?.body !== body) attempt.current = { body, key: newUuid() };
     const { key } = attempt.current;
     try {
       const answer = await startStkPush(request, key);

@@ -26,16 +26,6 @@ export const purchaseKeys = {
   returns: (query: Record<string, unknown>) => ['purchases', 'returns', query] as const,
 };
 
-/** A v4 UUID for an Idempotency-Key (crypto.randomUUID needs a secure context). */
-export function newKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
 function queryOf(input: Record<string, unknown>): Record<string, string | number | undefined> {
   const out: Record<string, string | number | undefined> = {};
   for (const [key, value] of Object.entries(input)) if (value !== undefined && value !== null && value !== '') out[key] = value as string | number;

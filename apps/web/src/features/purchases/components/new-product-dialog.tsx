@@ -8,6 +8,7 @@ import { formErrorText } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { useCreateProduct } from '@/features/products/api/products';
 import type { PickedProduct } from './line-product-picker';
+import { useIdempotencyKey } from '@/lib/idempotency';
 
 /**
  * A new product from a purchase line, without leaving the purchase: name (and SKU), with the line's prices
@@ -28,6 +29,7 @@ export function NewProductDialog({
 }) {
   const { t } = useTranslation('purchases');
   const create = useCreateProduct();
+  const keys = useIdempotencyKey();
   const [name, setName] = useState('');
   const [sku, setSku] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
@@ -43,7 +45,9 @@ export function NewProductDialog({
     const purchasePriceCents = parseMoneyToCents(purchasePrice.trim()) ?? 0;
     const sellingPriceCents = parseMoneyToCents(sellingPrice.trim()) ?? 0;
     try {
-      const detail = await create.mutateAsync({ name: trimmed, sku: sku.trim() || null, purchasePriceCents, sellingPriceCents });
+      const input = { name: trimmed, sku: sku.trim() || null, purchasePriceCents, sellingPriceCents };
+      const detail = await create.mutateAsync({ input, key: keys.keyFor(input) });
+      keys.renew();
       onCreated({ id: detail.product.id, name: detail.product.name, purchasePriceCents, sellingPriceCents });
       setName('');
       setSku('');

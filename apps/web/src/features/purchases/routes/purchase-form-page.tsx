@@ -34,10 +34,11 @@ import { formatMoney } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
-import { newKey, usePurchase, usePurchaseDefaults, useSavePurchase, useSuppliers } from '@/features/purchases/api/purchases';
+import { usePurchase, usePurchaseDefaults, useSavePurchase, useSuppliers } from '@/features/purchases/api/purchases';
 import { LineProductPicker, type PickedProduct } from '@/features/purchases/components/line-product-picker';
 import { NewProductDialog } from '@/features/purchases/components/new-product-dialog';
 import { PurchaseStatusBadge } from '@/features/purchases/components/status-badge';
+import { newUuid } from '@/lib/idempotency';
 
 const money = (cents: number) => (cents / 100).toFixed(2);
 const percent = (basisPoints: number) => String(basisPoints / 100);
@@ -115,7 +116,7 @@ function PurchaseForm({ purchase }: { purchase: Purchase | undefined }) {
   const { me, can, isDemo } = usePermissions();
   const defaults = usePurchaseDefaults();
   const save = useSavePurchase();
-  const [key, setKey] = useState(newKey);
+  const [key, setKey] = useState(newUuid);
   const [serverError, setServerError] = useState<string | null>(null);
   const [supplierName, setSupplierName] = useState(purchase?.supplierName ?? '');
   const [newProductFor, setNewProductFor] = useState<number | null>(null);
@@ -167,7 +168,7 @@ function PurchaseForm({ purchase }: { purchase: Purchase | undefined }) {
     try {
       const result = await save.mutateAsync({ id: purchase?.id, input, key });
       toast.success(result.message);
-      setKey(newKey());
+      setKey(newUuid());
       await navigate('/app/purchases/view');
     } catch (error) {
       const fieldOf = (path: string): Path<PurchaseFormValues> | null => {

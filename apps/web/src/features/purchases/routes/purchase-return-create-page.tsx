@@ -20,7 +20,8 @@ import { formatDate, formatMoney, formatNumber } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
-import { newKey, useCreatePurchaseReturn, usePurchase, usePurchases } from '@/features/purchases/api/purchases';
+import { useCreatePurchaseReturn, usePurchase, usePurchases } from '@/features/purchases/api/purchases';
+import { newUuid } from '@/lib/idempotency';
 
 /**
  * /app/purchase-returns/create: choose a purchase, the pieces of each received line to send back (each from the batch
@@ -39,7 +40,7 @@ export default function PurchaseReturnCreatePage() {
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [key, setKey] = useState(newKey);
+  const [key, setKey] = useState(newUuid);
   const create = useCreatePurchaseReturn();
   const options = (purchases.data?.items ?? [])
     .filter((p) => p.receivedQuantity > 0)
@@ -72,7 +73,7 @@ export default function PurchaseReturnCreatePage() {
         input: { purchaseId: purchase.data.id, reason: reason.trim(), items: chosen.map((p) => ({ purchaseItemId: p.item.id, quantity: p.quantity })) },
       });
       toast.success(result.message);
-      setKey(newKey());
+      setKey(newUuid());
       await navigate('/app/purchase-returns');
     } catch (e) {
       setError(formErrorText(e));

@@ -13,6 +13,7 @@ import { Select } from '@/components/ui/select';
 import { formatDate, formatMoney } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { useDocumentSettings, useRecordCustomerPayment } from '@/features/sales/api/sales';
+import { newUuid } from '@/lib/idempotency';
 
 interface PaymentForm {
   amount: string;
@@ -30,7 +31,7 @@ export function RecordPaymentDialog({ customer, onOpenChange }: { customer: Cred
   const { t } = useTranslation('sales');
   const settings = useDocumentSettings();
   const record = useRecordCustomerPayment();
-  const [id, setId] = useState(() => crypto.randomUUID());
+  const [id, setId] = useState(newUuid);
   const [formError, setFormError] = useState<string | null>(null);
   const methods = tillPaymentMethods(settings.data?.settings.paymentMethods).filter((m) => paymentKind(m) !== 'credit');
   const { register, handleSubmit, setError, reset, formState: { errors } } = useForm<PaymentForm>({ defaultValues: { amount: '', method: methods[0] ?? 'Cash', reference: '', notes: '' } });
@@ -38,7 +39,7 @@ export function RecordPaymentDialog({ customer, onOpenChange }: { customer: Cred
   const close = () => {
     reset();
     setFormError(null);
-    setId(crypto.randomUUID());
+    setId(newUuid());
     onOpenChange(false);
   };
 

@@ -19,6 +19,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { formatDateTime, formatMoney } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { useResolveTillMpesa } from '@/features/sales/api/till-mpesa';
+import { newUuid } from '@/lib/idempotency';
 
 const EMPTY: TillMpesaResolveForm = { resolution: 'refunded', reference: '', invoiceNumber: '', note: '' };
 
@@ -31,7 +32,7 @@ const EMPTY: TillMpesaResolveForm = { resolution: 'refunded', reference: '', inv
 export function ResolveMpesaDialog({ payment, onOpenChange }: { payment: TillMpesaRequest | null; onOpenChange: (open: boolean) => void }) {
   const { t } = useTranslation('sales');
   const resolve = useResolveTillMpesa();
-  const [key, setKey] = useState(() => crypto.randomUUID());
+  const [key, setKey] = useState(newUuid);
   const [formError, setFormError] = useState<string | null>(null);
   const { register, handleSubmit, watch, reset, setError, formState: { errors } } = useForm<TillMpesaResolveForm>({
     resolver: zodResolver(tillMpesaResolveFormSchema) as never,
@@ -44,7 +45,7 @@ export function ResolveMpesaDialog({ payment, onOpenChange }: { payment: TillMpe
     if (!payment) return;
     reset({ ...EMPTY, invoiceNumber: payment.sale?.invoiceNumber ?? '' });
     setFormError(null);
-    setKey(crypto.randomUUID());
+    setKey(newUuid());
   }, [payment, reset]);
 
   const close = () => {

@@ -21,6 +21,7 @@ import { toast } from '@/lib/toast';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useCreateSaleReturn, useDocumentSettings, useSale, useSaleReturns, useSalesHistory, useVoidSale } from '@/features/sales/api/sales';
 import { SaleStatusBadge } from '@/features/sales/components/sale-status-badge';
+import { newUuid } from '@/lib/idempotency';
 
 interface ReturnForm {
   lines: { quantity: string; condition: 'restock' | 'damaged' }[];
@@ -171,7 +172,7 @@ function ReturnForm({ sale, returns, mayReturn, mayVoid }: { sale: Sale; returns
     }
     try {
       const result = await create.mutateAsync({
-        id: crypto.randomUUID(),
+        id: newUuid(),
         lines,
         refundMethod: paidOutCents > 0 ? form.refundMethod : undefined,
         refundReference: form.refundReference.trim() || undefined,
@@ -186,7 +187,7 @@ function ReturnForm({ sale, returns, mayReturn, mayVoid }: { sale: Sale; returns
 
   async function doVoid() {
     try {
-      const result = await voiding.mutateAsync({ id: crypto.randomUUID() });
+      const result = await voiding.mutateAsync({ id: newUuid() });
       toast.success(t('returns.voided', { invoice: sale.invoiceNumber, amount: formatMoney(result.refundCents) }));
     } catch (error) {
       toast.error(errorMessage(error));

@@ -11,6 +11,7 @@ import type {
   TransferListResponse,
 } from '@pharmapoint/domain/stock';
 import { api } from '@/lib/api';
+import { withKey } from '@/lib/idempotency';
 
 /** Every type here is z.infer of the domain schemas the server answers with (packages/domain/src/stock.ts). */
 
@@ -37,7 +38,8 @@ export function useAdjustments(query: AdjustmentListQueryInput) {
 export function useCreateAdjustment() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateAdjustmentInput) => api.post<Adjustment>('/api/stock/adjustments', input),
+    /** key: the form's Idempotency-Key (lib/idempotency.ts): a retried submission adjusts once. */
+    mutationFn: ({ input, key }: { input: CreateAdjustmentInput; key: string }) => api.post<Adjustment>('/api/stock/adjustments', input, withKey(key)),
     onSettled: async () => {
       await Promise.all([queryClient.invalidateQueries({ queryKey: ['stock'] }), queryClient.invalidateQueries({ queryKey: ['products'] })]);
     },
@@ -55,7 +57,7 @@ export function useTransfers(query: TransferListQueryInput) {
 export function useCreateTransfer() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateTransferInput) => api.post<Transfer>('/api/stock/transfers', input),
+    mutationFn: ({ input, key }: { input: CreateTransferInput; key: string }) => api.post<Transfer>('/api/stock/transfers', input, withKey(key)),
     onSettled: async () => {
       await queryClient.invalidateQueries({ queryKey: ['stock', 'transfers'] });
     },
@@ -68,8 +70,9 @@ export type TransferStep = 'approve' | 'dispatch' | 'cancel';
 export function useTransferAction() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, action, receive }: { id: string; action: TransferStep | 'receive'; receive?: ReceiveTransferInput }) =>
-      api.post<Transfer>(`/api/stock/transfers/${encodeURIComponent(id)}/${action}`, action === 'receive' ? (receive ?? {}) : {}),
+    // Receiving takes the dialog's Idempotency-Key (key): a retried receipt adds the pieces once.
+    mutationFn: ({ id, action, receive, key }: { id: string; action: TransferStep | 'receive'; receive?: ReceiveTransferInput; key?: string }) =>
+      api.post<Transfer>(`/api/stock/transfers/${encodeURIComponent(id)}/${action}`, action === 'receive' ? (receive ?? {}) : {}, key ? withKey(key) : undefined),
     onSettled: async () => {
       await Promise.all([queryClient.invalidateQueries({ queryKey: ['stock'] }), queryClient.invalidateQueries({ queryKey: ['products'] })]);
     },

@@ -14,6 +14,7 @@ import { Select } from '@/components/ui/select';
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table';
 import { Textarea } from '@/components/ui/textarea';
 import { formatDate, formatNumber } from '@/lib/format';
+import { useIdempotencyKey } from '@/lib/idempotency';
 import { toast } from '@/lib/toast';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useProduct } from '@/features/products/api/products';
@@ -39,6 +40,7 @@ export function TransferForm({ branches }: { branches: { id: string; name: strin
   const { t } = useTranslation('stock');
   const { me, isDemo } = usePermissions();
   const create = useCreateTransfer();
+  const keys = useIdempotencyKey();
   const allowed = me?.allowedBranches ?? [];
   const defaultFrom = me?.branch?.id ?? allowed[0]?.id ?? '';
   const form = useForm<CreateTransferInput>({
@@ -106,7 +108,9 @@ export function TransferForm({ branches }: { branches: { id: string; name: strin
     if (isDemo) return;
     setServerError(null);
     try {
-      await create.mutateAsync({ ...input, note: input.note?.trim() || null });
+      const body = { ...input, note: input.note?.trim() || null };
+      await create.mutateAsync({ input: body, key: keys.keyFor(body) });
+      keys.renew();
       toast.success(t('transfer.created'));
       reset({ ...input, note: '', items: [] });
       setLabels([]);

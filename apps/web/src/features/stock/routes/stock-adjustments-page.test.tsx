@@ -23,7 +23,7 @@ const PRODUCT = { id: '88888888-8888-4888-8888-888888888888', name: 'Paracetamol
 const BATCH_ID = '99999999-9999-4999-8999-999999999999';
 
 /** The product (20 pieces in Main Branch, 12 of them in batch PAR-1), the recent adjustments, and the POST. */
-function serveProduct(answer?: () => Response) {
+function serveProduct(answer?: () => Response, keys: (string | null)[] = []) {
   const posted: CreateAdjustmentInput[] = [];
   server.use(
     http.get('/api/products', () => HttpResponse.json({ items: [{ ...PRODUCT, sku: null, quantity: 20 }], total: 1, limit: 25, offset: 0, branchId: MAIN_BRANCH.id })),
@@ -41,6 +41,7 @@ function serveProduct(answer?: () => Response) {
     http.get('/api/stock/adjustments', () => HttpResponse.json({ items: [], total: 0, limit: 10, offset: 0 })),
     http.post('/api/stock/adjustments', async ({ request }) => {
       posted.push((await request.json()) as CreateAdjustmentInput);
+      keys.push(request.headers.get('idempotency-key'));
       return answer ? answer() : HttpResponse.json({}, { status: 201 });
     }),
   );
@@ -112,5 +113,33 @@ describe('the stock adjustment form (react-hook-form over the domain schema)', (
     await user.click(within(form).getByRole('button', { name: 'Save Adjustment' }));
     expect(await within(form).findAllByText('The batch has already expired.')).not.toHaveLength(0);
     expect(within(form).getByLabelText(/^New batch number/).getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('sends an Idempotency-Key: the same one when a lost answer makes the person press Save again, a new one for the next adjustment', async () => {
+    const user = userEvent.setup();
+    const keys: (string | null)[] = [];
+    let lose = true;
+    // The first request reaches the server but its answer is lost (the network fails): the form keeps what was typed.
+    const posted = serveProduct(() => (lose ? HttpResponse.error() : HttpResponse.json({}, { status: 201 })), keys);
+    const form = await renderPage();
+    await user.type(within(form).getByLabelText(/^Change \(pieces\)/), '2');
+    await user.type(within(form).getByRole('textbox', { name: /^Reason/ }), 'Found in the store room');
+    await user.click(within(form).getByRole('button', { name: 'Save Adjustment' }));
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(await within(form).findByRole('alert')).toBeTruthy();
+    lose = false;
+    await user.click(within(form).getByRole('button', { name: 'Save Adjustment' }));
+    await waitFor(() => expect(posted).toHaveLength(2));
+    await waitFor(() => expect((within(form).getByRole('textbox', { name: /^Reason/ }) as HTMLTextAreaElement).value).toBe(''));
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    // The same change again, on purpose: a new request with a new key.
+    await user.type(within(form).getByLabelText(/^Change \(pieces\)/), '2');
+    await user.type(within(form).getByRole('textbox', { name: /^Reason/ }), 'Found in the store room');
+    await user.click(within(form).getByRole('button', { name: 'Save Adjustment' }));
+    await waitFor(() => expect(posted).toHaveLength(3));
+    expect(posted[2]).toEqual(posted[1]);
+    expect(keys[2]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[2]).not.toBe(keys[1]);
   });
 });

@@ -23,6 +23,7 @@ import { Select } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
 import { ApiError, errorMessage } from '@/lib/api';
 import { formatDate, formatNumber } from '@/lib/format';
+import { useIdempotencyKey } from '@/lib/idempotency';
 import { toast } from '@/lib/toast';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useProduct } from '@/features/products/api/products';
@@ -59,6 +60,7 @@ export default function StockAdjustmentsPage() {
   const [params] = useSearchParams();
   const shown = useDisplayedQuantity();
   const create = useCreateAdjustment();
+  const keys = useIdempotencyKey();
 
   // The schema checks against the stock shown when the form is submitted (the resolver reads it then).
   const stockRef = useRef<ShownStock>({ current: 0, onHand: 0 });
@@ -112,7 +114,8 @@ export default function StockAdjustmentsPage() {
       reason: `${t(`reasonTypes.${line.reasonType}`)}: ${input.reason}`,
     });
     try {
-      await create.mutateAsync(input);
+      await create.mutateAsync({ input, key: keys.keyFor(input) });
+      keys.renew();
       toast.success(t('adjust.saved', { name: detail.data?.product.name ?? '', delta: line.delta > 0 ? `+${line.delta}` : String(line.delta) }));
       // Product, branch, type and entry stay for the next line; what was typed for this one is cleared.
       reset({ ...values, batchId: '', amount: '', newBatchNumber: '', newBatchExpiry: '', reason: '', note: '' });

@@ -16,6 +16,7 @@ import { Select } from '@/components/ui/select';
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table';
 import { errorMessage } from '@/lib/api';
 import { formatDate, formatDateTime, formatMoney, formatNumber } from '@/lib/format';
+import { useIdempotencyKey } from '@/lib/idempotency';
 import { toast } from '@/lib/toast';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useBranches } from '@/features/branches/api/branches';
@@ -257,6 +258,7 @@ function ReceiveDialog({ transfer, onClose }: { transfer: Transfer; onClose: () 
   const { t } = useTranslation('stock');
   const formId = useId();
   const action = useTransferAction();
+  const keys = useIdempotencyKey();
   const lines = transfer.items.filter((item) => inTransit(item) > 0);
   const [amounts, setAmounts] = useState<Record<string, string>>(() => Object.fromEntries(lines.map((l) => [l.id, String(inTransit(l))])));
   const [error, setError] = useState<string | null>(null);
@@ -278,7 +280,7 @@ function ReceiveDialog({ transfer, onClose }: { transfer: Transfer; onClose: () 
       return;
     }
     try {
-      await action.mutateAsync({ id: transfer.id, action: 'receive', receive: { items } });
+      await action.mutateAsync({ id: transfer.id, action: 'receive', receive: { items }, key: keys.keyFor(items) });
       toast.success(t('transfer.done.receive'));
       onClose();
     } catch (e) {

@@ -18,6 +18,7 @@ import { toast } from '@/lib/toast';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { subscriptionQueryKey } from '@/app/layout/subscription-banner';
 import { useSubscription } from '@/features/subscription/api/subscription';
+import { newUuid } from '@/lib/idempotency';
 
 const TIMEOUT_REASON = /time ?out|timed out|cannot be reached/i;
 
@@ -94,7 +95,7 @@ export function MpesaSubscriptionPayment() {
       const answer = await api.post<{ payment: SubscriptionPayment }>(
         '/api/subscription/payments',
         { purpose, phoneNumber: phone },
-        { headers: { 'Idempotency-Key': crypto.randomUUID() } },
+        { headers: { 'Idempotency-Key': newUuid() } },
       );
       setPayment(answer.payment);
     } catch (error) {

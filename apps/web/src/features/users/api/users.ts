@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InviteMember, Member as MemberOfPharmacy, PatchMember } from '@pharmapoint/domain/users';
 import { api } from '@/lib/api';
+import { withKey } from '@/lib/idempotency';
 
 /** A member of the pharmacy as GET /api/users returns it (the server's schema, packages/domain/src/users.ts). */
 export type Member = MemberOfPharmacy;
@@ -23,7 +24,7 @@ function useInvalidateUsers() {
 export function useInviteMember() {
   const invalidate = useInvalidateUsers();
   return useMutation({
-    mutationFn: (input: InviteInput) => api.post<{ user: Member; message: string }>('/api/users/invite', input),
+    mutationFn: ({ input, key }: { input: InviteInput; key: string }) => api.post<{ user: Member; message: string }>('/api/users/invite', input, withKey(key)),
     onSuccess: invalidate,
   });
 }

@@ -16,6 +16,7 @@ import { errorMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import type { Branch } from '@/features/branches/api/branches';
 import { useInviteMember, useUpdateMember, type Member } from '@/features/users/api/users';
+import { useIdempotencyKey } from '@/lib/idempotency';
 
 /** The areas staff permissions are chosen from: the tenant catalogue (the platform's saas area is not a pharmacy's to give). */
 const AREAS = (Object.keys(PERMISSION_CATALOGUE) as PermissionArea[]).filter((area) => area !== 'saas');
@@ -46,6 +47,7 @@ export interface MemberDialogProps {
 export function MemberDialog({ open, onOpenChange, member, branches }: MemberDialogProps) {
   const { t } = useTranslation('users');
   const invite = useInviteMember();
+  const keys = useIdempotencyKey();
   const update = useUpdateMember();
   const editing = Boolean(member);
   const initialRole = member?.role ?? 'cashier';
@@ -92,7 +94,9 @@ export function MemberDialog({ open, onOpenChange, member, branches }: MemberDia
         await update.mutateAsync({ id: member.id, patch: membership });
         toast.success(t('updated', { name: member.name }));
       } else {
-        const result = await invite.mutateAsync({ ...membership, email: (values.email ?? '').trim().toLowerCase(), name: (values.name ?? '').trim() });
+        const body = { ...membership, email: (values.email ?? '').trim().toLowerCase(), name: (values.name ?? '').trim() };
+        const result = await invite.mutateAsync({ input: body, key: keys.keyFor(body) });
+        keys.renew();
         toast.success(result.message);
       }
       onOpenChange(false);
