@@ -8,10 +8,11 @@
 // the whole machine's busy time (/proc/stat: every process and the kernel) and, for HTTP, this Node process (the app
 // and autocannon, which run in it) and the app database's PostgreSQL backends (/proc/<pid>/stat).
 // Run: npx tsx bench/write-path.ts   (BENCH_SECONDS=10, BENCH_CONNECTIONS=20, BENCH_PGBENCH_SCALE=20, BENCH_DATABASE_URL=...,
-// BENCH_ONLY=adjustments|products: TPC-B and that one write at BENCH_CONNECTIONS only; BENCH_SETUP_SQL: run as owner first)
+// BENCH_ONLY=adjustments|products: TPC-B and that one write at BENCH_CONNECTIONS only; BENCH_SETUP_SQL: run as owner first;
+// BENCH_KEYS=0: no Idempotency-Key on the requests — by default each carries a new one, as the browser's do)
 import autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
@@ -23,6 +24,8 @@ import { BENCH_PG_URL, benchKinds, machine, openKind } from './lib/stock-bench.t
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CLIENTS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const SCALE = Number(process.env.BENCH_PGBENCH_SCALE ?? 20);
+/** BENCH_KEYS=0: send no Idempotency-Key (the figures before decision 0084, when the browser sent none for these). */
+const KEYED = process.env.BENCH_KEYS !== '0';
 
 interface Figures {
   label: string;
@@ -52,7 +55,14 @@ async function http(label: string, url: string, headers: Record<string, string>,
           url,
           connections,
           duration: DURATION,
-          requests: [{ method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: body() }) }],
+          requests: [
+            {
+              method: 'POST',
+              headers: { ...headers, 'content-type': 'application/json' },
+              // Each request with its own Idempotency-Key, as the browser sends one with every create (decision 0084).
+              setupRequest: (req) => ({ ...req, headers: KEYED ? { ...req.headers, 'idempotency-key': randomUUID() } : req.headers, body: body() }),
+            },
+          ],
         },
         (error, result) => (error ? reject(error) : resolve(result)),
       );
@@ -119,7 +129,7 @@ try {
     [DEMO_PHARMACY_ID],
   );
   if (catalogue.length === 0) throw new Error('the demo seed made no products for Afya Bora Pharmacy');
-  console.log(`stock adjustments over ${catalogue.length} demo products\n`);
+  console.log(`stock adjustments over ${catalogue.length} demo products; ${KEYED ? 'each request with a new Idempotency-Key' : 'no Idempotency-Key (BENCH_KEYS=0)'}\n`);
   const adjustment: Body = () =>
     JSON.stringify({
       reason: 'Write-path benchmark',
