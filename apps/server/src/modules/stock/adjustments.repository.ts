@@ -161,7 +161,9 @@ export interface NewAdjustmentItem {
 
 /**
  * What an adjustment reads before it changes stock, in one statement: its branch (null when the pharmacy has no such
- * branch), the pharmacy's products among `productIds` and the user's name (for the answer).
+ * branch), the pharmacy's products among `productIds` and the user's name (for the answer). The products are looked
+ * up one by one (see KEYS_LOOKED_UP_ONE_BY_ONE in ledger.repository.ts): `p.id = ANY($3)` was planned, without
+ * statistics, as a scan of the pharmacy's products filtered on id.
  */
 export async function findAdjustmentRefs(
   q: Queryable,
@@ -172,7 +174,9 @@ export async function findAdjustmentRefs(
 ): Promise<{ branch: { id: string; name: string } | null; products: { id: string; name: string }[]; userName: string | null }> {
   const [row] = await q.query<{ branch: { id: string; name: string } | null; products: { id: string; name: string }[]; user_name: string | null }>(
     `SELECT (SELECT json_build_object('id', b.id, 'name', b.name) FROM branches b WHERE b.pharmacy_id = $1 AND b.id = $2) AS branch,
-            COALESCE((SELECT json_agg(json_build_object('id', p.id, 'name', p.name)) FROM products p WHERE p.pharmacy_id = $1 AND p.id = ANY($3::uuid[])),
+            COALESCE((SELECT json_agg(json_build_object('id', p.id, 'name', p.name))
+                        FROM (SELECT * FROM unnest($3::uuid[]) LIMIT cardinality($3::uuid[])) AS k(id)
+                        CROSS JOIN LATERAL (SELECT p.id, p.name FROM products p WHERE p.pharmacy_id = $1 AND p.id = k.id OFFSET 0) p),
                      '[]'::json) AS products,
             (SELECT u.name FROM users u WHERE u.id = $4) AS user_name`,
     [pharmacyId, branchId, productIds, userId],
