@@ -101,6 +101,20 @@ export function stockKeyOf(key: StockKey): string {
   return `${key.branchId}:${key.productId}`;
 }
 
+/*
+ * KEYS_LOOKED_UP_ONE_BY_ONE (decision 0082). The ledger's statements take a list of keys (unnest of arrays) and
+ * touch those rows of branch_products, batches, products and stock_alerts. Written as a plain join of unnest(...)
+ * with the table, the planner estimated the keys at 10 rows (it cannot see an array parameter's length in a generic
+ * plan) and, without statistics, the pharmacy's rows (`pharmacy_id = $1`) at a row or two: it scanned all the
+ * pharmacy's rows and hashed them against the keys — ~300 rows per table and statement at 300 products, growing with
+ * the catalogue, about 2,800 index entries read per one-line adjustment (pg_stat_user_indexes). Now:
+ * - the keys come from `(SELECT * FROM unnest(...) LIMIT cardinality(first array))`: the LIMIT changes nothing (the
+ *   arrays have that many elements) but the generic plan estimates it at one row (a LIMIT it cannot evaluate counts
+ *   as a tenth of its input), so a nested loop of index lookups by key is the cheapest plan, as it is in a custom
+ *   plan, which sees the array's real length; with statistics the pharmacy's rows are many and the lookups win anyway;
+ * - the SELECTs reach each table in a LATERAL subquery that cannot be flattened into a join (FOR UPDATE, OFFSET 0),
+ *   so each key is one index lookup.
+ */
 const LOCK_COLUMNS = `bp.branch_id, bp.product_id, bp.quantity, bp.reserved_quantity, bp.purchase_price_cents,
        COALESCE(bp.low_stock_threshold, p.low_stock_threshold) AS alert_threshold, p.is_active AS product_active, p.name AS product_name`;
 
@@ -119,16 +133,21 @@ export async function lockBranchStockRows(
 ): Promise<Map<string, BranchStock>> {
   const locked = new Map<string, BranchStock>();
   if (keys.length === 0) return locked;
+  // Every table is reached key by key (KEYS_LOOKED_UP_ONE_BY_ONE), so each lookup is an index scan on the key. The
+  // keys are sorted first and the nested loop keeps their order, so the rows are still locked in the one global
+  // (branch, product) order.
   const rows = await q.query<BranchStockRow & { branch_id: string; product_id: string }>(
     `SELECT ${LOCK_COLUMNS}
-       FROM branch_products bp
-       JOIN unnest($2::uuid[], $3::uuid[]) AS k(branch_id, product_id) ON k.branch_id = bp.branch_id AND k.product_id = bp.product_id
-       JOIN products p ON p.pharmacy_id = bp.pharmacy_id AND p.id = bp.product_id
-      WHERE bp.pharmacy_id = $1
-        ${options.onlyIfAll ? `AND (SELECT count(*) FROM branch_products x JOIN unnest($2::uuid[], $3::uuid[]) AS k(branch_id, product_id)
-                                      ON k.branch_id = x.branch_id AND k.product_id = x.product_id WHERE x.pharmacy_id = $1) = $4` : ''}
-      ORDER BY bp.branch_id, bp.product_id
-      FOR UPDATE OF bp`,
+       FROM (SELECT k.branch_id, k.product_id FROM unnest($2::uuid[], $3::uuid[]) AS k(branch_id, product_id) ORDER BY 1, 2 LIMIT cardinality($2::uuid[])) k
+       CROSS JOIN LATERAL (SELECT bp.branch_id, bp.product_id, bp.quantity, bp.reserved_quantity, bp.purchase_price_cents, bp.low_stock_threshold
+                             FROM branch_products bp
+                            WHERE bp.pharmacy_id = $1 AND bp.branch_id = k.branch_id AND bp.product_id = k.product_id
+                              FOR UPDATE) bp
+       CROSS JOIN LATERAL (SELECT p.low_stock_threshold, p.is_active, p.name FROM products p WHERE p.pharmacy_id = $1 AND p.id = k.product_id OFFSET 0) p
+      ${options.onlyIfAll ? `WHERE (SELECT count(*) FROM (SELECT * FROM unnest($2::uuid[], $3::uuid[]) LIMIT cardinality($2::uuid[])) AS k(branch_id, product_id)
+                                 CROSS JOIN LATERAL (SELECT 1 FROM branch_products x
+                                                      WHERE x.pharmacy_id = $1 AND x.branch_id = k.branch_id AND x.product_id = k.product_id OFFSET 0) x) = $4` : ''}
+      ORDER BY bp.branch_id, bp.product_id`,
     [pharmacyId, keys.map((k) => k.branchId), keys.map((k) => k.productId), ...(options.onlyIfAll ? [keys.length] : [])],
   );
   for (const row of rows) locked.set(stockKeyOf({ branchId: row.branch_id, productId: row.product_id }), toBranchStock(row));
@@ -150,9 +169,10 @@ export async function findBatchesOf(q: Queryable, pharmacyId: string, keys: read
   const found = new Map<string, LedgerBatch[]>(keys.map((k) => [stockKeyOf(k), []]));
   if (keys.length === 0) return found;
   const rows = await q.query<LedgerBatchRow & { branch_id: string; product_id: string }>(
+    // Key by key (KEYS_LOOKED_UP_ONE_BY_ONE): an index scan of batches_stock per key.
     `SELECT b.branch_id, b.product_id, b.${BATCH_COLUMNS.split(', ').join(', b.')}
-       FROM batches b JOIN unnest($2::uuid[], $3::uuid[]) AS k(branch_id, product_id) ON k.branch_id = b.branch_id AND k.product_id = b.product_id
-      WHERE b.pharmacy_id = $1`,
+       FROM (SELECT * FROM unnest($2::uuid[], $3::uuid[]) LIMIT cardinality($2::uuid[])) AS k(branch_id, product_id)
+       CROSS JOIN LATERAL (SELECT * FROM batches b WHERE b.pharmacy_id = $1 AND b.branch_id = k.branch_id AND b.product_id = k.product_id OFFSET 0) b`,
     [pharmacyId, keys.map((k) => k.branchId), keys.map((k) => k.productId)],
   );
   for (const row of rows) found.get(stockKeyOf({ branchId: row.branch_id, productId: row.product_id }))?.push(toLedgerBatch(row));
@@ -224,13 +244,14 @@ export async function writeLedger(q: Queryable, pharmacyId: string, write: Ledge
   const rows = await q.query<{ branch_id: string; product_id: string; seq: number }>(
     `WITH b AS (
        UPDATE batches b SET quantity = b.quantity + m.dq, reserved_quantity = b.reserved_quantity + m.dr
-         FROM unnest($2::uuid[], $3::int[], $4::int[]) AS m(id, dq, dr)
+         FROM (SELECT * FROM unnest($2::uuid[], $3::int[], $4::int[]) LIMIT cardinality($2::uuid[])) AS m(id, dq, dr)
         WHERE b.pharmacy_id = $1 AND b.id = m.id
        RETURNING 1
      ), bp AS (
        UPDATE branch_products bp SET quantity = r.quantity, reserved_quantity = r.reserved, last_stock_update_at = r.at,
               last_stock_update_reason = r.reason, updated_at = r.at
-         FROM unnest($5::uuid[], $6::uuid[], $7::int[], $8::int[], $9::text[], $10::timestamptz[]) AS r(branch_id, product_id, quantity, reserved, reason, at)
+         FROM (SELECT * FROM unnest($5::uuid[], $6::uuid[], $7::int[], $8::int[], $9::text[], $10::timestamptz[]) LIMIT cardinality($5::uuid[]))
+              AS r(branch_id, product_id, quantity, reserved, reason, at)
         WHERE bp.pharmacy_id = $1 AND bp.branch_id = r.branch_id AND bp.product_id = r.product_id
        RETURNING 1
      ), m AS (
@@ -248,7 +269,7 @@ export async function writeLedger(q: Queryable, pharmacyId: string, write: Ledge
         WHERE a.status IS DISTINCT FROM EXCLUDED.status OR a.product_name IS DISTINCT FROM EXCLUDED.product_name
        RETURNING 1
      ), alert_clear AS (
-       DELETE FROM stock_alerts a USING unnest($27::uuid[], $28::uuid[]) AS c(branch_id, product_id)
+       DELETE FROM stock_alerts a USING (SELECT * FROM unnest($27::uuid[], $28::uuid[]) LIMIT cardinality($27::uuid[])) AS c(branch_id, product_id)
         WHERE a.pharmacy_id = $1 AND a.branch_id = c.branch_id AND a.product_id = c.product_id
        RETURNING 1
      )
