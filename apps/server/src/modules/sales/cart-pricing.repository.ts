@@ -22,8 +22,10 @@ export interface CartProductRow {
 
 /**
  * The products of a cart with their prices and sellable stock in the branch (the caller holds the branch rows' locks).
- * The branch row is a primary-key lookup per product (LATERAL ... LIMIT 1), whatever the planner's statistics say:
- * a plain join, planned without statistics, read every branch row of the pharmacy for each sale (decision 0075).
+ * Each product and its branch row are primary-key lookups (LATERAL ... LIMIT 1), whatever the planner's statistics
+ * say: a plain join, planned without statistics, read every branch row of the pharmacy for each sale (decision 0075),
+ * and `p.id = ANY ($3)` was planned (kept as the prepared statement's generic plan) as a scan of the pharmacy's
+ * products filtered by the ids, every product read for each sale (decision 0083).
  */
 export async function findCartProducts(q: Queryable, pharmacyId: string, branchId: string, productIds: readonly string[]): Promise<Map<string, CartProductRow>> {
   const rows = await q.query<CartProductRow>(cartProductsSql(''), [pharmacyId, branchId, productIds]);
@@ -35,12 +37,16 @@ function cartProductsSql(extraColumns: string): string {
             p.min_margin_basis_points AS product_min_margin_basis_points, p.restricted_branch_ids,
             bp.selling_price_cents, bp.purchase_price_cents, bp.min_margin_basis_points AS branch_min_margin_basis_points,
             bp.is_available, bp.quantity${extraColumns}
-       FROM products p
+       FROM unnest($3::uuid[]) AS k (id)
+       CROSS JOIN LATERAL (
+         SELECT x.pharmacy_id, x.id, x.name, x.sku, x.is_active, x.is_dda, x.tax_applied, x.tax_rate_basis_points, x.package_size,
+                x.min_margin_basis_points, x.restricted_branch_ids
+           FROM products x WHERE x.pharmacy_id = $1 AND x.id = k.id LIMIT 1
+       ) p
        LEFT JOIN LATERAL (
          SELECT x.selling_price_cents, x.purchase_price_cents, x.min_margin_basis_points, x.is_available, x.quantity
            FROM branch_products x WHERE x.pharmacy_id = p.pharmacy_id AND x.branch_id = $2 AND x.product_id = p.id LIMIT 1
-       ) bp ON true
-      WHERE p.pharmacy_id = $1 AND p.id = ANY ($3::uuid[])`;
+       ) bp ON true`;
 }
 
 /** A branch of the pharmacy by id, active or not (what the stock module's resolveBranch finds), as id and name. */
