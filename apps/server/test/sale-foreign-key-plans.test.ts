@@ -57,20 +57,34 @@ describe.each(testDatabaseKinds())('the foreign key checks of a sale on %s', (ki
     expect(plan).toContain('sale_items_pkey');
   });
 
-  it('the check of a line into its product, and the cart read, take the primary key on an empty table without statistics', async () => {
+  it('the check of a line into its product takes the primary key on an empty table without statistics', async () => {
     const check = await checkPlan(`SELECT 1 FROM ONLY products x WHERE pharmacy_id = $1 AND id = $2 FOR KEY SHARE OF x`, 'text, uuid', `'p', '00000000-0000-4000-8000-000000000000'`);
     expect(check).toContain('products_pkey');
     expect(check).toMatch(/Index Cond: \(\(pharmacy_id = \$1\) AND \(id = \$2\)\)/);
-    // The cart's products (cart-pricing.repository.ts): one primary key lookup per id. `p.id = ANY ($2)` was planned as
-    // a scan of the pharmacy's products filtered by the ids, whichever index it took.
-    const cart = await checkPlan(
-      `SELECT p.id, p.name FROM unnest($2::uuid[]) AS k (id)
-         CROSS JOIN LATERAL (SELECT x.id, x.name FROM products x WHERE x.pharmacy_id = $1 AND x.id = k.id LIMIT 1) p`,
-      'text, uuid[]',
-      `'p', ARRAY['00000000-0000-4000-8000-000000000000']::uuid[]`,
-    );
-    expect(cart, cart).toContain('products_pkey');
-    expect(cart, cart).toMatch(/Index Cond: \(\(pharmacy_id = \$1\) AND \(id = k\.id\)\)/);
+  });
+
+  it("the cart's products are read by primary key, and PostgreSQL keeps the statement's generic plan", async () => {
+    // cart-pricing.repository.ts's shape for a 3-product cart: the ids as an ARRAY[...] of their number.
+    const statement = `SELECT p.id, p.name FROM unnest(ARRAY[$2::uuid, $3::uuid, $4::uuid]) AS k (id)
+         CROSS JOIN LATERAL (SELECT x.id, x.name FROM products x WHERE x.pharmacy_id = $1 AND x.id = k.id LIMIT 1) p`;
+    const ids = `'00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000003'`;
+    const plan = await checkPlan(statement, 'text, uuid, uuid, uuid', `'p', ${ids}`);
+    expect(plan, plan).toContain('products_pkey');
+    expect(plan, plan).toMatch(/Index Cond: \(\(pharmacy_id = \$1\) AND \(id = k\.id\)\)/);
+    if (t.db.kind !== 'postgres') return;
+    // Planned once and kept (a generic plan), not planned again for every sale as `unnest($2::uuid[])` was.
+    const counts = await t.db.ownerSession(async (session) => {
+      await session.query(`PREPARE cart_products (text, uuid, uuid, uuid) AS ${statement}`);
+      try {
+        for (let i = 0; i < 8; i += 1) await session.query(`EXECUTE cart_products ('p', ${ids})`);
+        return (await session.query<{ generic_plans: number; custom_plans: number }>(
+          `SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE name = 'cart_products'`,
+        ))[0];
+      } finally {
+        await session.query(`DEALLOCATE cart_products`);
+      }
+    });
+    expect(counts!.generic_plans).toBeGreaterThan(0);
   });
 
   it('the foreign keys into sales and products are those of before 0045, on the rebuilt primary keys', async () => {
