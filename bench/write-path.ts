@@ -9,7 +9,8 @@
 // and autocannon, which run in it) and the app database's PostgreSQL backends (/proc/<pid>/stat).
 // Run: npx tsx bench/write-path.ts   (BENCH_SECONDS=10, BENCH_CONNECTIONS=20, BENCH_PGBENCH_SCALE=20, BENCH_DATABASE_URL=...,
 // BENCH_ONLY=adjustments|products: TPC-B and that one write at BENCH_CONNECTIONS only; BENCH_SETUP_SQL: run as owner first;
-// BENCH_KEYS=0: no Idempotency-Key on the requests — by default each carries a new one, as the browser's do)
+// BENCH_KEYS=0: no Idempotency-Key on the requests — by default each carries a new one, as the browser's do;
+// BENCH_NO_ANALYZE=1: no ANALYZE after the warm-up — tables without statistics, as on a new database)
 import autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -19,6 +20,7 @@ import { loadConfig } from '../apps/server/src/config.ts';
 import { DEMO_PHARMACY_ID, seedDemoData } from '../apps/server/src/db/seed.ts';
 import { startCpu } from './lib/cpu.ts';
 import { pgbenchDatabase, tpcbScript } from './lib/pgbench.ts';
+import { analyzeLikeARunningServer } from './lib/statistics.ts';
 import { BENCH_PG_URL, benchKinds, machine, openKind } from './lib/stock-bench.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -138,6 +140,21 @@ try {
   const run = randomBytes(3).toString('hex');
   let n = 0;
   const product: Body = () => JSON.stringify({ name: `Bench product ${run}-${(n += 1)}`, sellingPriceCents: 1500, purchasePriceCents: 1000 });
+
+  // Warm-up: 60 adjustments and 60 products, then the statistics a running server has by then (autovacuum, or the
+  // app's maintenance pass where autovacuum is off: bench/lib/statistics.ts).
+  for (const [path, body] of [['/api/stock/adjustments', adjustment], ['/api/products', product]] as const) {
+    for (let i = 0; i < 60; i += 1) {
+      const answer = await fetch(`${appUrl}${path}`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', ...(KEYED ? { 'idempotency-key': randomUUID() } : {}) },
+        body: body(),
+      });
+      if (answer.status !== 201) throw new Error(`warm-up ${path}: ${answer.status} ${await answer.text()}`);
+    }
+  }
+  const analyzed = process.env.BENCH_NO_ANALYZE ? [] : await analyzeLikeARunningServer(db);
+  console.log(`warm-up: 60 adjustments and 60 products; ANALYZE of ${analyzed.length} changed tables${process.env.BENCH_NO_ANALYZE ? ' (BENCH_NO_ANALYZE: none)' : ''}\n`);
 
   // BENCH_SETUP_SQL: statements run as the owner before the measurements (experiments: a constraint dropped).
   if (process.env.BENCH_SETUP_SQL) await db.owner.query(process.env.BENCH_SETUP_SQL);

@@ -8,8 +8,9 @@ import { testDatabaseKinds } from './database.ts';
  * while sale_items had no statistics, it took any index led by pharmacy_id as readily as the primary key, and then
  * read every sale line of the pharmacy for each take (decision 0083, migration 0044). The primary key must be the
  * only index such a check can take: no other index of sale_items that applies to every row starts with pharmacy_id.
- * The four checks of a sale's lines and payment into the sale, and the six into products, had the same trap through
- * sales_status and products_category (migration 0045).
+ * The checks into sales and products had the same trap through sales_status and products_category; there no index
+ * order can settle it, and the app's maintenance pass (or autovacuum) gives the tables statistics, after which every
+ * such check takes the primary key (decision 0083: a rebuild of the primary keys to win the planner's tie was left out).
  */
 describe.each(testDatabaseKinds())('the foreign key checks of a sale on %s', (kind) => {
   let t: TestApp;
@@ -57,20 +58,16 @@ describe.each(testDatabaseKinds())('the foreign key checks of a sale on %s', (ki
     expect(plan).toContain('sale_items_pkey');
   });
 
-  it('the check of a line into its product takes the primary key on an empty table without statistics', async () => {
-    const check = await checkPlan(`SELECT 1 FROM ONLY products x WHERE pharmacy_id = $1 AND id = $2 FOR KEY SHARE OF x`, 'text, uuid', `'p', '00000000-0000-4000-8000-000000000000'`);
-    expect(check).toContain('products_pkey');
-    expect(check).toMatch(/Index Cond: \(\(pharmacy_id = \$1\) AND \(id = \$2\)\)/);
-  });
 
-  it("the cart's products are read by primary key, and PostgreSQL keeps the statement's generic plan", async () => {
+  it("the cart's products are read key by key, and PostgreSQL keeps the statement's generic plan", async () => {
     // cart-pricing.repository.ts's shape for a 3-product cart: the ids as an ARRAY[...] of their number.
     const statement = `SELECT p.id, p.name FROM unnest(ARRAY[$2::uuid, $3::uuid, $4::uuid]) AS k (id)
          CROSS JOIN LATERAL (SELECT x.id, x.name FROM products x WHERE x.pharmacy_id = $1 AND x.id = k.id LIMIT 1) p`;
     const ids = `'00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000003'`;
+    // One lookup per id (a nested loop over the ids), never a scan of the pharmacy's products hashed against them.
     const plan = await checkPlan(statement, 'text, uuid, uuid, uuid', `'p', ${ids}`);
-    expect(plan, plan).toContain('products_pkey');
-    expect(plan, plan).toMatch(/Index Cond: \(\(pharmacy_id = \$1\) AND \(id = k\.id\)\)/);
+    expect(plan, plan).toMatch(/Nested Loop/);
+    expect(plan, plan).not.toMatch(/Hash|Seq Scan on products/);
     if (t.db.kind !== 'postgres') return;
     // Planned once and kept (a generic plan), not planned again for every sale as `unnest($2::uuid[])` was.
     const counts = await t.db.ownerSession(async (session) => {
@@ -87,34 +84,5 @@ describe.each(testDatabaseKinds())('the foreign key checks of a sale on %s', (ki
     expect(counts!.generic_plans).toBeGreaterThan(0);
   });
 
-  it('the foreign keys into sales and products are those of before 0045, on the rebuilt primary keys', async () => {
-    const keys = await t.db.owner.query<{ referenced: string; name: string; index: string }>(
-      `SELECT c.confrelid::regclass::text AS referenced, c.conname AS name, c.conindid::regclass::text AS index
-         FROM pg_constraint c WHERE c.contype = 'f' AND c.confrelid IN ('sales'::regclass, 'products'::regclass) ORDER BY 1, 2`,
-    );
-    expect(keys.filter((k) => k.index !== `${k.referenced}_pkey`)).toEqual([]);
-    expect(keys.filter((k) => k.referenced === 'sales').map((k) => k.name)).toEqual(
-      expect.arrayContaining([
-        'customer_payment_allocations_pharmacy_id_sale_id_fkey',
-        'sale_items_pharmacy_id_sale_id_fkey',
-        'sale_payments_pharmacy_id_sale_id_fkey',
-        'sale_returns_pharmacy_id_sale_id_fkey',
-        'suspended_sales_pharmacy_id_sale_id_fkey',
-        'till_payment_requests_resolved_sale',
-      ]),
-    );
-    expect(keys.filter((k) => k.referenced === 'products').length).toBeGreaterThanOrEqual(7);
-  });
 
-  it('the check of a line or a payment into its sale takes the primary key on an empty table without statistics', async () => {
-    // Several indexes of sales (and of products) start with pharmacy_id and cost the same here; the newest wins the tie
-    // (migration 0045 rebuilt the primary keys' indexes last). An index added to either later needs another rebuild.
-    const plan = await checkPlan(
-      `SELECT 1 FROM ONLY sales x WHERE pharmacy_id = $1 AND id = $2 FOR KEY SHARE OF x`,
-      'text, uuid',
-      `'p', '00000000-0000-4000-8000-000000000000'`,
-    );
-    expect(plan).toContain('sales_pkey');
-    expect(plan).toMatch(/Index Cond: \(\(pharmacy_id = \$1\) AND \(id = \$2\)\)/);
-  });
 });
