@@ -149,6 +149,8 @@ export class EventHub {
 
   /** Delivers one NOTIFY payload to the subscribers of its pharmacy (and branch). */
   dispatch(payload: string): void {
+    // Nobody listening (no till or screen of this instance has a stream open): nothing to read the payload for.
+    if (this.subscribers.size === 0) return;
     const message = parseEventMessage(payload);
     if (!message) return;
     for (const s of this.subscribers) {
