@@ -639,10 +639,12 @@ export async function openPostgres(connectionString: string, options: { max?: nu
  */
 const PREPARE_AFTER = 3;
 const PREPARED_MAX = 800;
-/** A named statement: its name and the text it was first seen with (the same characters, one string). */
+/** A named statement: its name, the text it was first seen with (the same characters, one string) and its columns. */
 interface Prepared {
   name: string;
   text: string;
+  /** The columns it answered with last time (see StatementResult). */
+  shape?: RowShape;
 }
 const preparedNames = new Map<string, Prepared>();
 const statementSightings = new Map<string, number>();
@@ -659,7 +661,7 @@ function preparedName(sql: string): Prepared | undefined {
     return undefined;
   }
   statementSightings.delete(sql);
-  const prepared = { name: `pp_${preparedNames.size}`, text: sql };
+  const prepared: Prepared = { name: `pp_${preparedNames.size}`, text: sql };
   preparedNames.set(sql, prepared);
   return prepared;
 }
@@ -668,8 +670,73 @@ function preparedName(sql: string): Prepared | undefined {
 interface NamedQuery extends pg.Submittable {
   name?: string;
   callback?: (error: Error | null, result: pg.QueryResult) => void;
+  _result: DriverResult;
+  _results: DriverResult | DriverResult[];
 }
 const PgQuery = pg.Query as unknown as new (text: string, values: unknown[]) => NamedQuery;
+
+type ColumnParser = (value: unknown) => unknown;
+interface Column {
+  name: string;
+  dataTypeID: number;
+  format?: string;
+}
+/** node-postgres's Result (lib/result.js) as far as StatementResult takes part in it. */
+interface DriverResult {
+  fields: Column[];
+  _parsers: ColumnParser[] | undefined;
+  _types: object | undefined;
+  _prebuiltEmptyResultObject: Record<string, null> | null;
+  addFields(fields: Column[]): void;
+}
+const PgResult = createRequire(import.meta.url)('pg/lib/result.js') as new (rowMode: undefined, types: undefined) => DriverResult;
+
+/** A statement's columns as node-postgres last prepared them: the empty row it copies per row, the parsers per type set. */
+interface RowShape {
+  columns: Column[];
+  empty: Record<string, null>;
+  parsers: Map<object | undefined, ColumnParser[]>;
+}
+
+/**
+ * node-postgres's Result for a named statement. A named statement answers with the same columns every time, yet
+ * node-postgres rebuilt from each RowDescription a dictionary-mode template row (a null-prototype object, then
+ * spread) and looked every column's parser up again: a sale's eight statements spent more there than in their rows.
+ * Here it is built once per statement (and per connection's type set) and reused while the columns are the same
+ * names, types and format; the rows come out as before (parseRow copies the template and fills it).
+ */
+class StatementResult extends PgResult {
+  constructor(private readonly statement: Prepared) {
+    super(undefined, undefined);
+  }
+
+  override addFields(fields: Column[]): void {
+    const shape = this.statement.shape;
+    if (!shape || !sameColumns(shape.columns, fields)) {
+      super.addFields(fields);
+      this.statement.shape = { columns: fields, empty: this._prebuiltEmptyResultObject!, parsers: new Map([[this._types, this._parsers ?? []]]) };
+      return;
+    }
+    this.fields = fields;
+    let parsers = shape.parsers.get(this._types);
+    if (!parsers) {
+      super.addFields(fields);
+      shape.parsers.set(this._types, (parsers = this._parsers ?? []));
+    }
+    if (fields.length) this._parsers = parsers;
+    this._prebuiltEmptyResultObject = shape.empty;
+  }
+}
+
+function sameColumns(known: readonly Column[], fields: readonly Column[]): boolean {
+  if (known.length !== fields.length) return false;
+  for (let i = 0; i < fields.length; i += 1) {
+    const a = known[i]!;
+    const b = fields[i]!;
+    if (a.name !== b.name || a.dataTypeID !== b.dataTypeID || a.format !== b.format) return false;
+  }
+  return true;
+}
 
 /**
  * Sends a request transaction's statement: named (prepared) once its text is known, else as node-postgres sends a
@@ -683,6 +750,7 @@ function send(client: pg.PoolClient, sql: string, params: readonly unknown[] | u
   if (!prepared) return client.query(sql, params as unknown[] | undefined);
   const query = new PgQuery(prepared.text, params as unknown[]);
   query.name = prepared.name;
+  query._result = query._results = new StatementResult(prepared);
   return new Promise<pg.QueryResult>((resolve, reject) => {
     query.callback = (error, result) => (error ? reject(error) : resolve(result));
     client.query(query);
