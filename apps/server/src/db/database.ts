@@ -688,6 +688,7 @@ interface DriverResult {
   _types: object | undefined;
   _prebuiltEmptyResultObject: Record<string, null> | null;
   addFields(fields: Column[]): void;
+  parseRow(values: unknown[]): Record<string, unknown>;
 }
 const PgResult = createRequire(import.meta.url)('pg/lib/result.js') as new (rowMode: undefined, types: undefined) => DriverResult;
 
@@ -696,6 +697,25 @@ interface RowShape {
   columns: Column[];
   empty: Record<string, null>;
   parsers: Map<object | undefined, ColumnParser[]>;
+  /** Builds a row from the column values (rowBuilder), or null: node-postgres's parseRow does. */
+  build: RowBuilder | null;
+}
+
+type RowBuilder = (values: readonly unknown[], parsers: readonly ColumnParser[]) => Record<string, unknown>;
+
+/**
+ * A function that builds a statement's row as one object literal of its column names, each value null or parsed: the
+ * row node-postgres's parseRow makes (the names in their first place, a repeated name keeps its last column's value,
+ * as the literal does), without its copy of a template and its store per column by a computed name (a lookup by name
+ * on every store, the same call site serving every statement). Its text holds only the names as JSON strings and
+ * column numbers. Null (parseRow then) for binary columns or a column named __proto__ (a literal would set the
+ * prototype).
+ */
+function rowBuilder(columns: readonly Column[]): RowBuilder | null {
+  if (columns.length === 0 || columns.length > 200) return null;
+  if (columns.some((c) => c.name === '__proto__' || (c.format !== undefined && c.format !== 'text'))) return null;
+  const entries = columns.map((c, i) => `${JSON.stringify(c.name)}: v[${i}] === null ? null : p[${i}](v[${i}])`);
+  return new Function('v', 'p', `return {${entries.join(', ')}};`) as RowBuilder;
 }
 
 /**
@@ -706,6 +726,8 @@ interface RowShape {
  * names, types and format; the rows come out as before (parseRow copies the template and fills it).
  */
 class StatementResult extends PgResult {
+  private build: RowBuilder | null = null;
+
   constructor(private readonly statement: Prepared) {
     super(undefined, undefined);
   }
@@ -714,10 +736,13 @@ class StatementResult extends PgResult {
     const shape = this.statement.shape;
     if (!shape || !sameColumns(shape.columns, fields)) {
       super.addFields(fields);
-      this.statement.shape = { columns: fields, empty: this._prebuiltEmptyResultObject!, parsers: new Map([[this._types, this._parsers ?? []]]) };
+      const build = rowBuilder(fields);
+      this.statement.shape = { columns: fields, empty: this._prebuiltEmptyResultObject!, parsers: new Map([[this._types, this._parsers ?? []]]), build };
+      this.build = build && fields.length === this._parsers?.length ? build : null;
       return;
     }
     this.fields = fields;
+    this.build = shape.build;
     let parsers = shape.parsers.get(this._types);
     if (!parsers) {
       super.addFields(fields);
@@ -725,6 +750,11 @@ class StatementResult extends PgResult {
     }
     if (fields.length) this._parsers = parsers;
     this._prebuiltEmptyResultObject = shape.empty;
+  }
+
+  override parseRow(values: unknown[]): Record<string, unknown> {
+    // A row of as many values as columns (always, from the server); anything else is node-postgres's to read.
+    return this.build && values.length === this.fields.length ? this.build(values, this._parsers!) : super.parseRow(values);
   }
 }
 
