@@ -23,6 +23,9 @@ describe('NOTIFY payloads', () => {
     for (const p of payloads) expect(Buffer.byteLength(p)).toBeLessThan(8000);
     const back = payloads.flatMap((p) => JSON.parse(p).e);
     expect(back).toEqual(events);
+    // Each payload is exactly the message as JSON (the events are written once each, then joined).
+    for (const p of payloads) expect(p).toBe(JSON.stringify({ t: 'stock', p: 'pharm_x', e: JSON.parse(p).e }));
+    expect(stockPayloads('pharm "q"', events.slice(0, 2))).toEqual([JSON.stringify({ t: 'stock', p: 'pharm "q"', e: events.slice(0, 2) })]);
   });
 });
 

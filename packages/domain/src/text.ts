@@ -41,19 +41,27 @@ export function calendarDate(label = 'The date') {
 
 /** Anything a client sent, walked for text that cannot be stored: the path of the first such string, or null. */
 export function findUnstorableText(value: unknown, path: string[] = []): string | null {
-  if (typeof value === 'string') return isStorableText(value) ? null : path.join('.') || '(value)';
+  const found = unstorableAt(value);
+  if (found === null) return null;
+  // The segments come back innermost first; the path is built once, for the string found.
+  return [...path, ...found.reverse()].join('.') || '(value)';
+}
+
+/** The path (innermost segment first) to the first string that cannot be stored, or null. Builds nothing on the way. */
+function unstorableAt(value: unknown): string[] | null {
+  if (typeof value === 'string') return isStorableText(value) ? null : [];
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = findUnstorableText(value[i], [...path, String(i)]);
-      if (found) return found;
+      const found = unstorableAt(value[i]);
+      if (found) return (found.push(String(i)), found);
     }
     return null;
   }
   if (value && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
-      if (!isStorableText(key)) return [...path, '(key)'].join('.');
-      const found = findUnstorableText(child, [...path, key]);
-      if (found) return found;
+    for (const key of Object.keys(value)) {
+      if (!isStorableText(key)) return ['(key)'];
+      const found = unstorableAt((value as Record<string, unknown>)[key]);
+      if (found) return (found.push(key), found);
     }
   }
   return null;

@@ -41,17 +41,21 @@ function iso(at: Date | string | undefined): string {
 /** Splits the stock events of one pharmacy into NOTIFY payloads under the size limit. */
 export function stockPayloads(pharmacyId: string, events: readonly StockEvent[]): string[] {
   const payloads: string[] = [];
-  let batch: StockEvent[] = [];
+  // Each event is written as JSON once: the payload is the message { t, p, e } with the batch's texts as its array,
+  // character for character what JSON.stringify of the message gives.
+  const head = `{"t":"stock","p":${JSON.stringify(pharmacyId)},"e":[`;
+  let batch: string[] = [];
   let size = 0;
   const flush = () => {
-    if (batch.length) payloads.push(JSON.stringify({ t: 'stock', p: pharmacyId, e: batch } satisfies EventMessage));
+    if (batch.length) payloads.push(`${head}${batch.join(',')}]}`);
     batch = [];
     size = 0;
   };
   for (const event of events) {
-    const length = Buffer.byteLength(JSON.stringify(event)) + 1;
+    const text = JSON.stringify(event);
+    const length = Buffer.byteLength(text) + 1;
     if (size + length > MAX_PAYLOAD_BYTES) flush();
-    batch.push(event);
+    batch.push(text);
     size += length;
   }
   flush();
@@ -149,6 +153,8 @@ export class EventHub {
 
   /** Delivers one NOTIFY payload to the subscribers of its pharmacy (and branch). */
   dispatch(payload: string): void {
+    // Nobody listening (no till or screen of this instance has a stream open): nothing to read the payload for.
+    if (this.subscribers.size === 0) return;
     const message = parseEventMessage(payload);
     if (!message) return;
     for (const s of this.subscribers) {
