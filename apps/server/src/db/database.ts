@@ -639,17 +639,10 @@ export async function openPostgres(connectionString: string, options: { max?: nu
  */
 const PREPARE_AFTER = 3;
 const PREPARED_MAX = 800;
-/** A named statement: its name, the text it was first seen with (the same characters, one string) and its columns. */
-interface Prepared {
-  name: string;
-  text: string;
-  /** The columns it answered with last time (see StatementResult). */
-  shape?: RowShape;
-}
-const preparedNames = new Map<string, Prepared>();
+const preparedNames = new Map<string, string>();
 const statementSightings = new Map<string, number>();
 
-function preparedName(sql: string): Prepared | undefined {
+function preparedName(sql: string): string | undefined {
   const known = preparedNames.get(sql);
   if (known !== undefined) return known;
   if (preparedNames.size >= PREPARED_MAX || sql.length > 8000) return undefined;
@@ -661,133 +654,20 @@ function preparedName(sql: string): Prepared | undefined {
     return undefined;
   }
   statementSightings.delete(sql);
-  const prepared: Prepared = { name: `pp_${preparedNames.size}`, text: sql };
-  preparedNames.set(sql, prepared);
-  return prepared;
-}
-
-/** node-postgres's Query as this file drives it: a name set after construction, the callback it answers through. */
-interface NamedQuery extends pg.Submittable {
-  name?: string;
-  callback?: (error: Error | null, result: pg.QueryResult) => void;
-  _result: DriverResult;
-  _results: DriverResult | DriverResult[];
-}
-const PgQuery = pg.Query as unknown as new (text: string, values: unknown[]) => NamedQuery;
-
-type ColumnParser = (value: unknown) => unknown;
-interface Column {
-  name: string;
-  dataTypeID: number;
-  format?: string;
-}
-/** node-postgres's Result (lib/result.js) as far as StatementResult takes part in it. */
-interface DriverResult {
-  fields: Column[];
-  _parsers: ColumnParser[] | undefined;
-  _types: object | undefined;
-  _prebuiltEmptyResultObject: Record<string, null> | null;
-  addFields(fields: Column[]): void;
-  parseRow(values: unknown[]): Record<string, unknown>;
-}
-const PgResult = createRequire(import.meta.url)('pg/lib/result.js') as new (rowMode: undefined, types: undefined) => DriverResult;
-
-/** A statement's columns as node-postgres last prepared them: the empty row it copies per row, the parsers per type set. */
-interface RowShape {
-  columns: Column[];
-  empty: Record<string, null>;
-  parsers: Map<object | undefined, ColumnParser[]>;
-  /** Builds a row from the column values (rowBuilder), or null: node-postgres's parseRow does. */
-  build: RowBuilder | null;
-}
-
-type RowBuilder = (values: readonly unknown[], parsers: readonly ColumnParser[]) => Record<string, unknown>;
-
-/**
- * A function that builds a statement's row as one object literal of its column names, each value null or parsed: the
- * row node-postgres's parseRow makes (the names in their first place, a repeated name keeps its last column's value,
- * as the literal does), without its copy of a template and its store per column by a computed name (a lookup by name
- * on every store, the same call site serving every statement). Its text holds only the names as JSON strings and
- * column numbers. Null (parseRow then) for binary columns or a column named __proto__ (a literal would set the
- * prototype).
- */
-function rowBuilder(columns: readonly Column[]): RowBuilder | null {
-  if (columns.length === 0 || columns.length > 200) return null;
-  if (columns.some((c) => c.name === '__proto__' || (c.format !== undefined && c.format !== 'text'))) return null;
-  const entries = columns.map((c, i) => `${JSON.stringify(c.name)}: v[${i}] === null ? null : p[${i}](v[${i}])`);
-  return new Function('v', 'p', `return {${entries.join(', ')}};`) as RowBuilder;
-}
-
-/**
- * node-postgres's Result for a named statement. A named statement answers with the same columns every time, yet
- * node-postgres rebuilt from each RowDescription a dictionary-mode template row (a null-prototype object, then
- * spread) and looked every column's parser up again: a sale's eight statements spent more there than in their rows.
- * Here it is built once per statement (and per connection's type set) and reused while the columns are the same
- * names, types and format; the rows come out as before (parseRow copies the template and fills it).
- */
-class StatementResult extends PgResult {
-  private build: RowBuilder | null = null;
-
-  constructor(private readonly statement: Prepared) {
-    super(undefined, undefined);
-  }
-
-  override addFields(fields: Column[]): void {
-    const shape = this.statement.shape;
-    if (!shape || !sameColumns(shape.columns, fields)) {
-      super.addFields(fields);
-      const build = rowBuilder(fields);
-      this.statement.shape = { columns: fields, empty: this._prebuiltEmptyResultObject!, parsers: new Map([[this._types, this._parsers ?? []]]), build };
-      this.build = build && fields.length === this._parsers?.length ? build : null;
-      return;
-    }
-    this.fields = fields;
-    this.build = shape.build;
-    let parsers = shape.parsers.get(this._types);
-    if (!parsers) {
-      super.addFields(fields);
-      shape.parsers.set(this._types, (parsers = this._parsers ?? []));
-    }
-    if (fields.length) this._parsers = parsers;
-    this._prebuiltEmptyResultObject = shape.empty;
-  }
-
-  override parseRow(values: unknown[]): Record<string, unknown> {
-    // A row of as many values as columns (always, from the server); anything else is node-postgres's to read.
-    return this.build && values.length === this.fields.length ? this.build(values, this._parsers!) : super.parseRow(values);
-  }
-}
-
-function sameColumns(known: readonly Column[], fields: readonly Column[]): boolean {
-  if (known.length !== fields.length) return false;
-  for (let i = 0; i < fields.length; i += 1) {
-    const a = known[i]!;
-    const b = fields[i]!;
-    if (a.name !== b.name || a.dataTypeID !== b.dataTypeID || a.format !== b.format) return false;
-  }
-  return true;
+  const name = `pp_${preparedNames.size}`;
+  preparedNames.set(sql, name);
+  return name;
 }
 
 /**
  * Sends a request transaction's statement: named (prepared) once its text is known, else as node-postgres sends a
- * text with values. A named statement goes as a Query built from its text and values, with its name set after:
- * handed a config object instead, node-postgres copies its every property descriptor for each statement. The Query
- * carries the text the name was first given (the same characters), so node-postgres's check that a name keeps its
- * text compares one string with itself. An error gets the caller's stack, as node-postgres gives it.
+ * text with values. (Decision 0081 measured node-postgres's per-statement work — its copy of the config object, the
+ * row template rebuilt from every RowDescription — and left it to the driver: working around it meant overriding the
+ * driver's private Query and Result internals for about 0.1 ms of a sale's 6.)
  */
 function send(client: pg.PoolClient, sql: string, params: readonly unknown[] | undefined): Promise<pg.QueryResult> {
   const prepared = params ? preparedName(sql) : undefined;
-  if (!prepared) return client.query(sql, params as unknown[] | undefined);
-  const query = new PgQuery(prepared.text, params as unknown[]);
-  query.name = prepared.name;
-  query._result = query._results = new StatementResult(prepared);
-  return new Promise<pg.QueryResult>((resolve, reject) => {
-    query.callback = (error, result) => (error ? reject(error) : resolve(result));
-    client.query(query);
-  }).catch((error: Error) => {
-    Error.captureStackTrace(error);
-    throw error;
-  });
+  return prepared ? client.query({ name: prepared, text: sql, values: [...params!] }) : client.query(sql, params ? [...params] : undefined);
 }
 
 /** DATABASE_URL picks a PostgreSQL server (APP_DATABASE_URL its request role); otherwise PGlite in dataDir. */
