@@ -19,7 +19,7 @@ import type { Database } from '../db/database.ts';
  */
 
 export interface MaintenanceOptions {
-  /** How often to look for changed tables (default 5 minutes). */
+  /** How often to look for changed tables (default 1 minute: autovacuum's own naptime; a look at unchanged tables is one query). */
   analyzeEveryMs?: number;
   /** Delay of the pass requestAnalyze() asks for (default 2 s: lets the rest of the bulk work commit first). */
   requestedDelayMs?: number;
@@ -63,7 +63,7 @@ export function msUntilUtcHour(utcHour: number, now: Date = new Date()): number 
 }
 
 export function createMaintenance(db: Database, options: MaintenanceOptions = {}): Maintenance {
-  const analyzeEveryMs = options.analyzeEveryMs ?? 5 * 60_000;
+  const analyzeEveryMs = options.analyzeEveryMs ?? 60_000;
   const requestedDelayMs = options.requestedDelayMs ?? 2000;
   const vacuumUtcHour = options.vacuumUtcHour ?? 0;
   const target = options.statisticsTarget ?? 10;
