@@ -220,7 +220,7 @@ export async function createProduct(q: Queryable, ctx: RequestContext, input: Cr
 
 /**
  * The answer of creating a product, built from what the create read and wrote (decision 0079) instead of read back:
- * exactly what GET /api/products/:id answers right after (h2-create-answer.test.ts). A new product has no batches and
+ * exactly what GET /api/products/:id answers right after (product-create-answer.test.ts). A new product has no batches and
  * no stock; its branches are the active ones and those it has a row in, as the user may see them, in the detail's
  * order; its price changes are the ones just written (one instant: by id).
  */
