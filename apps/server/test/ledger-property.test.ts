@@ -9,7 +9,7 @@ import { approveTransfer, cancelTransfer, createTransfer, dispatchTransfer, rece
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import type { StockPharmacy } from './import-helpers.ts';
-import { daysFromToday, ledgerProblems, ownerContext, prng, stockTestPharmacy } from './stock-helpers.ts';
+import { daysFromToday, ledgerProblems, ownerContext, pickWeighted, prng, stockTestPharmacy } from './stock-helpers.ts';
 
 
 const SEED = Number(process.env.LEDGER_SEED ?? 20261122);
@@ -132,11 +132,9 @@ describe.each(testDatabaseKinds())('stock ledger property (seed %s)'.replace('%s
       ['transferRequest', 2],
       ['transferStep', 4],
     ];
-    const weightTotal = weights.reduce((s, [, w]) => s + w, 0);
 
     for (let step = 0; step < OPERATIONS; step += 1) {
-      let roll = random() * weightTotal;
-      const name = weights.find(([, w]) => (roll -= w) < 0)![0];
+      const name = pickWeighted(random, weights);
       const before = await totals();
       try {
         const result = await operations[name]!();

@@ -15,7 +15,7 @@ import {
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import type { StockPharmacy } from './import-helpers.ts';
-import { alertsDrift, daysFromToday, ledgerProblems, ownerContext, prng, stockTestPharmacy } from './stock-helpers.ts';
+import { alertsDrift, daysFromToday, ledgerProblems, ownerContext, pickWeighted, prng, stockTestPharmacy } from './stock-helpers.ts';
 
 /**
  * The stock ledger keeps stock_alerts itself for the rows it changes (decision 0078, migration 0040): no trigger runs
@@ -183,10 +183,8 @@ describe.each(testDatabaseKinds())(`stock alerts kept by the ledger (seed ${SEED
       ['productActive', 1],
       ['rename', 1],
     ];
-    const total = weights.reduce((s, [, w]) => s + w, 0);
     for (let step = 0; step < OPERATIONS; step += 1) {
-      let roll = random() * total;
-      const name = weights.find(([, w]) => (roll -= w) < 0)![0];
+      const name = pickWeighted(random, weights);
       try {
         await operations[name]!();
         counts[name] = (counts[name] ?? 0) + 1;

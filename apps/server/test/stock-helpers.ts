@@ -4,6 +4,7 @@ import type { RequestContext } from '../src/platform/access.ts';
 import type { TestApp } from './app.ts';
 import type { TestClient } from './http.ts';
 import { signedInClient, stockPharmacy, type StockPharmacy } from './import-helpers.ts';
+import { seededRandom } from '../src/db/demo-catalogue.ts';
 
 /** A pharmacy for the products and stock tests: a paid, hosted standard plan (unlimited), branches and one user per role. */
 export async function stockTestPharmacy(
@@ -112,14 +113,11 @@ export async function alertsDrift(db: Database, pharmacyId: string): Promise<unk
   );
 }
 
-/** mulberry32: a small seeded PRNG, so a failing sequence can be replayed from its seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** mulberry32: a small seeded PRNG, so a failing sequence can be replayed from its seed (the demo catalogue's). */
+export const prng = seededRandom;
+
+/** One name of `weights`, drawn with probability proportional to its weight. */
+export function pickWeighted<T extends string>(random: () => number, weights: readonly (readonly [T, number])[]): T {
+  let roll = random() * weights.reduce((sum, [, w]) => sum + w, 0);
+  return (weights.find(([, w]) => (roll -= w) < 0) ?? weights[weights.length - 1]!)[0];
 }

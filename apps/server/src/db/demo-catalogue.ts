@@ -7,8 +7,8 @@ import { insertImport, type ImportBatch, type ImportBranchProduct, type ImportPr
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** A small deterministic random generator (mulberry32), so every seed gives the same catalogue. */
-function random(seed: number): () => number {
+/** A small deterministic random generator (mulberry32), so every seed gives the same catalogue (tests replay theirs by seed). */
+export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -53,7 +53,7 @@ export interface DemoCatalogueSummary {
  * second.
  */
 export async function seedDemoCatalogue(q: Queryable, ids: SeededIds, now: Date = new Date()): Promise<DemoCatalogueSummary> {
-  const rand = random(20260101);
+  const rand = seededRandom(20260101);
   const pick = <T>(items: readonly T[]) => items[Math.floor(rand() * items.length)]!;
   const owner = ids.users.owner;
   const products: ImportProduct[] = [];

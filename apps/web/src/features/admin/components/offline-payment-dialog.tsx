@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
@@ -23,7 +23,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { useRecordOfflinePayment } from '@/features/admin/api/admin';
-import { newUuid } from '@/lib/idempotency';
+import { useIdempotencyKey } from '@/lib/idempotency';
 
 const FIELDS = new Set(['kind', 'method', 'reference', 'paidOn', 'note']);
 
@@ -48,15 +48,13 @@ export function OfflinePaymentDialog({ pharmacy, onClose }: { pharmacy: AdminPha
   });
   const kind = useWatch({ control, name: 'kind' });
   const [serverError, setServerError] = useState<string | null>(null);
-  const sent = useRef<{ body: string; key: string } | null>(null);
+  const keys = useIdempotencyKey();
   const errors = formState.errors;
 
   async function onValid(payment: OfflinePaymentRequest) {
     setServerError(null);
-    const body = JSON.stringify(payment);
-    if (sent.current?.body !== body) sent.current = { body, key: newUuid() };
     try {
-      const answer = await record.mutateAsync({ pharmacyId: pharmacy.id, payment, idempotencyKey: sent.current.key });
+      const answer = await record.mutateAsync({ pharmacyId: pharmacy.id, payment, idempotencyKey: keys.keyFor(payment) });
       toast.success(answer.message);
       onClose();
     } catch (error) {

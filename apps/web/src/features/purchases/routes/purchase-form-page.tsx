@@ -38,7 +38,7 @@ import { usePurchase, usePurchaseDefaults, useSavePurchase, useSuppliers } from 
 import { LineProductPicker, type PickedProduct } from '@/features/purchases/components/line-product-picker';
 import { NewProductDialog } from '@/features/purchases/components/new-product-dialog';
 import { PurchaseStatusBadge } from '@/features/purchases/components/status-badge';
-import { newUuid } from '@/lib/idempotency';
+import { useIdempotencyKey } from '@/lib/idempotency';
 
 const money = (cents: number) => (cents / 100).toFixed(2);
 const percent = (basisPoints: number) => String(basisPoints / 100);
@@ -116,7 +116,7 @@ function PurchaseForm({ purchase }: { purchase: Purchase | undefined }) {
   const { me, can, isDemo } = usePermissions();
   const defaults = usePurchaseDefaults();
   const save = useSavePurchase();
-  const [key, setKey] = useState(newUuid);
+  const keys = useIdempotencyKey();
   const [serverError, setServerError] = useState<string | null>(null);
   const [supplierName, setSupplierName] = useState(purchase?.supplierName ?? '');
   const [newProductFor, setNewProductFor] = useState<number | null>(null);
@@ -166,9 +166,9 @@ function PurchaseForm({ purchase }: { purchase: Purchase | undefined }) {
     if (isDemo) return;
     setServerError(null);
     try {
-      const result = await save.mutateAsync({ id: purchase?.id, input, key });
+      const result = await save.mutateAsync({ id: purchase?.id, input, key: keys.keyFor(input) });
       toast.success(result.message);
-      setKey(newUuid());
+      keys.renew();
       await navigate('/app/purchases/view');
     } catch (error) {
       const fieldOf = (path: string): Path<PurchaseFormValues> | null => {

@@ -21,7 +21,7 @@ import { toast } from '@/lib/toast';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useCreatePurchaseReturn, usePurchase, usePurchases } from '@/features/purchases/api/purchases';
-import { newUuid } from '@/lib/idempotency';
+import { useIdempotencyKey } from '@/lib/idempotency';
 
 /**
  * /app/purchase-returns/create: choose a purchase, the pieces of each received line to send back (each from the batch
@@ -40,7 +40,7 @@ export default function PurchaseReturnCreatePage() {
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [key, setKey] = useState(newUuid);
+  const keys = useIdempotencyKey();
   const create = useCreatePurchaseReturn();
   const options = (purchases.data?.items ?? [])
     .filter((p) => p.receivedQuantity > 0)
@@ -68,12 +68,10 @@ export default function PurchaseReturnCreatePage() {
     if (chosen.length === 0) return setError(t('returnForm.itemsRequired'));
     setError(null);
     try {
-      const result = await create.mutateAsync({
-        key,
-        input: { purchaseId: purchase.data.id, reason: reason.trim(), items: chosen.map((p) => ({ purchaseItemId: p.item.id, quantity: p.quantity })) },
-      });
+      const input = { purchaseId: purchase.data.id, reason: reason.trim(), items: chosen.map((p) => ({ purchaseItemId: p.item.id, quantity: p.quantity })) };
+      const result = await create.mutateAsync({ key: keys.keyFor(input), input });
       toast.success(result.message);
-      setKey(newUuid());
+      keys.renew();
       await navigate('/app/purchase-returns');
     } catch (e) {
       setError(formErrorText(e));
