@@ -10,7 +10,8 @@
 // Run: npx tsx bench/write-path.ts   (BENCH_SECONDS=10, BENCH_CONNECTIONS=20, BENCH_PGBENCH_SCALE=20, BENCH_DATABASE_URL=...,
 // BENCH_ONLY=adjustments|products: TPC-B and that one write at BENCH_CONNECTIONS only; BENCH_SETUP_SQL: run as owner first;
 // BENCH_KEYS=0: no Idempotency-Key on the requests — by default each carries a new one, as the browser's do;
-// BENCH_NO_ANALYZE=1: no ANALYZE after the warm-up — tables without statistics, as on a new database)
+// BENCH_NO_ANALYZE=1: no ANALYZE after the history — tables without statistics, as on a new database;
+// BENCH_HISTORY=1000: adjustments and products made before the measurements; BENCH_SCANS=1: tables read by sequential scans)
 import autocannon from 'autocannon';
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -20,7 +21,7 @@ import { loadConfig } from '../apps/server/src/config.ts';
 import { DEMO_PHARMACY_ID, seedDemoData } from '../apps/server/src/db/seed.ts';
 import { startCpu } from './lib/cpu.ts';
 import { pgbenchDatabase, tpcbScript } from './lib/pgbench.ts';
-import { analyzeLikeARunningServer } from './lib/statistics.ts';
+import { analyzeLikeARunningServer, printSequentialScans } from './lib/statistics.ts';
 import { BENCH_PG_URL, benchKinds, machine, openKind } from './lib/stock-bench.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -28,6 +29,8 @@ const CLIENTS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const SCALE = Number(process.env.BENCH_PGBENCH_SCALE ?? 20);
 /** BENCH_KEYS=0: send no Idempotency-Key (the figures before decision 0084, when the browser sent none for these). */
 const KEYED = process.env.BENCH_KEYS !== '0';
+/** Adjustments and products made before the measurements (then ANALYZE): the pharmacy's history. */
+const HISTORY = Number(process.env.BENCH_HISTORY ?? 1000);
 
 interface Figures {
   label: string;
@@ -48,27 +51,31 @@ interface Figures {
 
 type Body = () => string;
 
-/** autocannon at `connections` for DURATION s, each request's body made by `body`; one retry if requests failed. */
+/** autocannon at `connections` for DURATION s (or `amount` requests in all), each request's body made by `body`. */
+function post(url: string, headers: Record<string, string>, connections: number, body: Body, amount?: number): Promise<autocannon.Result> {
+  return new Promise<autocannon.Result>((resolve, reject) => {
+    autocannon(
+      {
+        url,
+        connections,
+        ...(amount === undefined ? { duration: DURATION } : { amount }),
+        requests: [
+          {
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/json' },
+            // Each request with its own Idempotency-Key, as the browser sends one with every create (decision 0084).
+            setupRequest: (req) => ({ ...req, headers: KEYED ? { ...req.headers, 'idempotency-key': randomUUID() } : req.headers, body: body() }),
+          },
+        ],
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+/** post() for DURATION s as one measurement; one retry if requests failed. */
 async function http(label: string, url: string, headers: Record<string, string>, connections: number, body: Body): Promise<Figures> {
-  const once = () =>
-    new Promise<autocannon.Result>((resolve, reject) => {
-      autocannon(
-        {
-          url,
-          connections,
-          duration: DURATION,
-          requests: [
-            {
-              method: 'POST',
-              headers: { ...headers, 'content-type': 'application/json' },
-              // Each request with its own Idempotency-Key, as the browser sends one with every create (decision 0084).
-              setupRequest: (req) => ({ ...req, headers: KEYED ? { ...req.headers, 'idempotency-key': randomUUID() } : req.headers, body: body() }),
-            },
-          ],
-        },
-        (error, result) => (error ? reject(error) : resolve(result)),
-      );
-    });
+  const once = () => post(url, headers, connections, body);
   let cpu = await startCpu(db.owner);
   let result = await once();
   if (result.non2xx > 0 || result.errors > 0) {
@@ -141,20 +148,25 @@ try {
   let n = 0;
   const product: Body = () => JSON.stringify({ name: `Bench product ${run}-${(n += 1)}`, sellingPriceCents: 1500, purchasePriceCents: 1000 });
 
-  // Warm-up: 60 adjustments and 60 products, then the statistics a running server has by then (autovacuum, or the
-  // app's maintenance pass where autovacuum is off: bench/lib/statistics.ts).
+  // One of each first (a refused body shows at once), then the pharmacy's history: HISTORY adjustments and HISTORY
+  // products by CLIENTS clients, then the statistics a running server has (autovacuum, or the app's maintenance pass
+  // where autovacuum is off: bench/lib/statistics.ts). A running server's statistics follow its tables within 10 %;
+  // this run compresses weeks into seconds, so the tables get a history first instead of being analysed nearly empty
+  // and then growing 40-fold unanalysed (the foreign key checks planned on a one-page table then read all of it).
   for (const [path, body] of [['/api/stock/adjustments', adjustment], ['/api/products', product]] as const) {
-    for (let i = 0; i < 60; i += 1) {
-      const answer = await fetch(`${appUrl}${path}`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json', ...(KEYED ? { 'idempotency-key': randomUUID() } : {}) },
-        body: body(),
-      });
-      if (answer.status !== 201) throw new Error(`warm-up ${path}: ${answer.status} ${await answer.text()}`);
+    const answer = await fetch(`${appUrl}${path}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', ...(KEYED ? { 'idempotency-key': randomUUID() } : {}) },
+      body: body(),
+    });
+    if (answer.status !== 201) throw new Error(`first ${path}: ${answer.status} ${await answer.text()}`);
+    if (HISTORY > 0) {
+      const history = await post(`${appUrl}${path}`, headers, CLIENTS, body, HISTORY);
+      if (history.non2xx > 0 || history.errors > 0) throw new Error(`history ${path}: ${history.non2xx} of ${HISTORY} refused, ${history.errors} errors`);
     }
   }
   const analyzed = process.env.BENCH_NO_ANALYZE ? [] : await analyzeLikeARunningServer(db);
-  console.log(`warm-up: 60 adjustments and 60 products; ANALYZE of ${analyzed.length} changed tables${process.env.BENCH_NO_ANALYZE ? ' (BENCH_NO_ANALYZE: none)' : ''}\n`);
+  console.log(`history: ${HISTORY + 1} adjustments and ${HISTORY + 1} products; ANALYZE of ${analyzed.length} changed tables${process.env.BENCH_NO_ANALYZE ? ' (BENCH_NO_ANALYZE: none)' : ''}\n`);
 
   // BENCH_SETUP_SQL: statements run as the owner before the measurements (experiments: a constraint dropped).
   if (process.env.BENCH_SETUP_SQL) await db.owner.query(process.env.BENCH_SETUP_SQL);
@@ -173,6 +185,7 @@ try {
   }
   if (all || only === 'adjustments') rows.push(await http('(c) POST /api/stock/adjustments (1 item)', `${appUrl}/api/stock/adjustments`, headers, CLIENTS, adjustment));
   if (all || only === 'products') rows.push(await http('(d) POST /api/products', `${appUrl}/api/products`, headers, CLIENTS, product));
+  await printSequentialScans(db);
   if (all) {
     rows.push(pgbench('(a) pgbench TPC-B', 1, tpcbScript('')));
     rows.push(await http('(c) POST /api/stock/adjustments (1 item)', `${appUrl}/api/stock/adjustments`, headers, 1, adjustment));

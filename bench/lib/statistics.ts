@@ -12,3 +12,18 @@ import { createMaintenance } from '../../apps/server/src/platform/maintenance.ts
 export async function analyzeLikeARunningServer(db: Database): Promise<string[]> {
   return createMaintenance(db).analyzeChanged();
 }
+
+/**
+ * BENCH_SCANS=1: the tables read by sequential scans so far (foreign key checks among them — a check planned while its
+ * table was small keeps reading the whole table as it grows), with their size; printed by the throughput benches.
+ */
+export async function printSequentialScans(db: Database): Promise<void> {
+  if (!process.env.BENCH_SCANS || db.kind !== 'postgres') return;
+  await new Promise((resolve) => setTimeout(resolve, 1500)); // backends report their counters when idle
+  const scans = await db.owner.query(
+    `SELECT relname AS table, seq_scan, seq_tup_read AS rows_read, idx_scan, n_live_tup AS live, n_dead_tup AS dead,
+            pg_relation_size(relid) / 8192 AS pages
+       FROM pg_stat_user_tables WHERE seq_tup_read > 0 ORDER BY seq_tup_read DESC`,
+  );
+  console.table(scans);
+}
