@@ -33,10 +33,12 @@
 //     after each run: branch stock = ledger, batches = branch stock, one row of the kind and one answered
 //     Idempotency-Key per transaction (HTTP: per 201, plus at most one request a connection still in flight).
 // Prints a markdown table: transactions/s and its ratio to TPC-B (the mean of its two runs), and the CPU a
-// transaction costs (lib/cpu.ts): the whole machine's, and that of the PostgreSQL backends of the run's database with
-// its ratio to TPC-B's (TPC-B's backends' CPU a transaction ÷ the row's). On a shared 2-core machine rates move with
-// everything else; the backends' CPU a transaction hardly does, and when PostgreSQL is what fills the machine the
-// rate ratio tends to that CPU ratio: the database's own ceiling. Never passes or fails on time.
+// transaction costs: the whole machine's (lib/cpu.ts: every process, other users' too), the PostgreSQL backends of the
+// run's database, the server's background writers (WAL writer, checkpointer, background writer), the client (pgbench,
+// or this Node process with the app and autocannon), their sum ("own CPU") and TPC-B's own CPU ÷ the row's. On a shared
+// 2-core machine rates move with everything else; the CPU a transaction of its own processes hardly does, and on a
+// machine where only the database and its clients run, the rate ratio tends to the own-CPU ratio: with pgbench as the
+// client, the database's own ceiling. Never passes or fails on time.
 // Run: npx tsx bench/write-ceiling.ts   (BENCH_SECONDS=10, BENCH_CONNECTIONS=20, BENCH_PRODUCTS=300, BENCH_HISTORY=1000,
 //      BENCH_PGBENCH_SCALE=20, BENCH_VARIANTS=120 (pgbench takes at most 128 scripts), BENCH_DATABASE_URL=...,
 //      BENCH_ONLY=adjustment|product|sale, BENCH_HTTP=0, BENCH_PRINT_SCRIPT=1: print one script of each kind,
@@ -49,7 +51,7 @@ import pg from 'pg';
 import { inlineParameters } from '../apps/server/src/db/database.ts';
 import { startCpu } from './lib/cpu.ts';
 import { pgbenchDatabase, tpcbScript } from './lib/pgbench.ts';
-import { runScripts, type ReplayFigures } from './lib/pgbench-replay.ts';
+import { runScripts, startBackgroundCpu, type ReplayFigures } from './lib/pgbench-replay.ts';
 import { analyzeLikeARunningServer } from './lib/statistics.ts';
 import { BENCH_PG_URL, benchEnv, machine, type BenchEnv } from './lib/stock-bench.ts';
 
@@ -431,7 +433,6 @@ console.log(`Load at start (uptime): ${uptime()}`);
 console.log(`${DURATION} s per measurement, ${CLIENTS} clients; ${PRODUCTS} products, ${VARIANTS} scripts of each kind; history ${HISTORY}; pgbench scale ${SCALE}\n`);
 
 interface Row extends Partial<ReplayFigures> {
-  nodeCpu?: number;
   label: string;
   clients: number;
   perSecond: number;
@@ -493,6 +494,7 @@ try {
   const http = async (kind: Kind): Promise<Row> => {
     const before = await counts(env);
     const cpu = await startCpu(env.db.owner);
+    const background = await startBackgroundCpu(env.db.owner);
     const result = await new Promise<autocannon.Result>((resolve, reject) =>
       autocannon(
         {
@@ -514,6 +516,7 @@ try {
       ),
     );
     const used = await cpu.finish(result.requests.total);
+    const backgroundCpu = background.finish() / result.requests.total;
     await new Promise((resolve) => setTimeout(resolve, 2000)); // the requests still in flight end
     const note = await check(env, kind, before, result['2xx'], CLIENTS);
     return {
@@ -522,7 +525,10 @@ try {
       perSecond: result.requests.average,
       p50: result.latency.p50,
       p99: result.latency.p99,
-      ...used,
+      machineCpu: used.machineCpu,
+      postgresCpu: used.postgresCpu,
+      backgroundCpu,
+      clientCpu: used.nodeCpu,
       note: `${note}${result.non2xx + result.errors > 0 ? `; ${result.non2xx} non-2xx, ${result.errors} errors` : ''}`,
     };
   };
@@ -570,16 +576,21 @@ try {
   rows.push(tpcb[1]!);
 
   const tps = (tpcb[0]!.perSecond + tpcb[1]!.perSecond) / 2;
-  const cpu = (tpcb[0]!.machineCpu + tpcb[1]!.machineCpu) / 2;
-  const pgCpu = (tpcb[0]!.postgresCpu + tpcb[1]!.postgresCpu) / 2;
-  console.log(`\nTPC-B: ${tps.toFixed(0)} tps, ${cpu.toFixed(3)} ms machine CPU and ${pgCpu.toFixed(3)} ms of its backends' CPU a transaction (mean of its two runs)\n`);
+  const mean = (f: (r: ReplayFigures) => number) => (f(tpcb[0]!) + f(tpcb[1]!)) / 2;
+  const own = (r: Row) => (r.postgresCpu ?? NaN) + (r.backgroundCpu ?? NaN) + (r.clientCpu ?? NaN);
+  const tpcbOwn = mean((r) => own(r));
+  const tpcbBackends = mean((r) => r.postgresCpu);
   console.log(
-    '| measurement | clients | transactions/s | latency p50 ms | latency p99 ms | ratio to TPC-B | machine CPU ms each | machine CPU ratio (TPC-B ÷ this) | PostgreSQL backends CPU ms each | backends CPU ratio (TPC-B ÷ this) | Node CPU ms each | check |',
+    `\nTPC-B (mean of its two runs): ${tps.toFixed(0)} tps; a transaction: ${mean((r) => r.machineCpu).toFixed(3)} ms machine CPU, ${tpcbBackends.toFixed(3)} ms its backends, ${tpcbOwn.toFixed(3)} ms own CPU (backends + WAL writer, checkpointer, background writer + pgbench)\n`,
   );
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+  console.log(
+    '| measurement | clients | transactions/s | latency p50 ms | latency p99 ms | ratio to TPC-B | machine CPU ms each | backends CPU ms each | background writers ms each | client ms each (pgbench or Node) | own CPU ms each | own-CPU ratio (TPC-B ÷ this) | backends ratio (TPC-B ÷ this) | check |',
+  );
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+  const ms = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '' : n.toFixed(2));
   for (const row of rows) {
     console.log(
-      `| ${row.label} | ${row.clients} | ${row.perSecond.toFixed(0)} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${(row.perSecond / tps).toFixed(3)} | ${row.machineCpu.toFixed(2)} | ${(cpu / row.machineCpu).toFixed(3)} | ${row.postgresCpu?.toFixed(2) ?? ''} | ${row.postgresCpu ? (pgCpu / row.postgresCpu).toFixed(3) : ''} | ${row.nodeCpu?.toFixed(2) ?? ''} | ${row.note ?? ''} |`,
+      `| ${row.label} | ${row.clients} | ${row.perSecond.toFixed(0)} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${(row.perSecond / tps).toFixed(3)} | ${ms(row.machineCpu)} | ${ms(row.postgresCpu)} | ${ms(row.backgroundCpu)} | ${ms(row.clientCpu)} | ${ms(own(row))} | ${(tpcbOwn / own(row)).toFixed(3)} | ${row.postgresCpu ? (tpcbBackends / row.postgresCpu).toFixed(3) : ''} | ${row.note ?? ''} |`,
     );
   }
   console.log(`\nLoad at end (uptime): ${uptime()}`);

@@ -1,12 +1,12 @@
 // pgbench with custom scripts on any database of the benchmark's server (bench/write-ceiling.ts): several script
 // files (pgbench picks one at random per transaction), -D variables, a timed run (-T) or a fixed count per client
 // (-t). Run asynchronously so lib/cpu.ts can sample the database's backends while pgbench runs.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Queryable } from '../../apps/server/src/db/database.ts';
-import { startCpu } from './cpu.ts';
+import { processCpuMs, startCpu } from './cpu.ts';
 import { BENCH_PG_URL, percentile } from './stock-bench.ts';
 
 export interface ReplayFigures {
@@ -21,7 +21,23 @@ export interface ReplayFigures {
   machineCpu: number;
   /** The CPU of the database's server processes per transaction (every backend of `database`), ms. */
   postgresCpu: number;
+  /** PostgreSQL's background writers (WAL writer, checkpointer, background writer) per transaction, ms. */
+  backgroundCpu: number;
+  /** pgbench's own CPU (the client) per transaction, ms. */
+  clientCpu: number;
 }
+
+/**
+ * Starts measuring the CPU of the server's background processes that write for every database (WAL writer,
+ * checkpointer, background writer: they live as long as the server). finish() gives their CPU since, ms.
+ */
+export async function startBackgroundCpu(owner: Queryable): Promise<{ finish(): number }> {
+  const pids = (await owner.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE backend_type IN ('walwriter', 'checkpointer', 'background writer')`)).map((r) => r.pid);
+  const before = processCpuMs(pids);
+  return { finish: () => processCpuMs(pids) - before };
+}
+
+const CLOCK_TICKS_PER_S = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 export interface ReplayOptions {
   /** Database name on BENCH_PG_URL's server. */
@@ -39,9 +55,10 @@ export interface ReplayOptions {
   owner: Queryable;
 }
 
+/** pgbench under a shell that writes its own /proc stat when pgbench has ended: the children's CPU (pgbench's). */
 function pgbench(args: string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('pgbench', args, { cwd });
+    const child = spawn('sh', ['-c', 'pgbench "$@"; status=$?; cat /proc/$$/stat > shell.stat; exit $status', 'sh', ...args], { cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -80,7 +97,12 @@ export async function runScripts(options: ReplayOptions): Promise<ReplayFigures>
       options.database,
     ];
     const cpu = await startCpu(options.owner);
+    const background = await startBackgroundCpu(options.owner);
     const result = await pgbench(args, dir);
+    const backgroundMs = background.finish();
+    // cutime + cstime of the shell: the CPU of the children it waited for (pgbench), in clock ticks.
+    const shellStat = readFileSync(path.join(dir, 'shell.stat'), 'utf8').split(') ')[1]!.split(' ');
+    const clientMs = ((Number(shellStat[13]) + Number(shellStat[14])) * 1000) / CLOCK_TICKS_PER_S;
     if (result.status !== 0 || /aborted/.test(result.stderr)) {
       keep = true;
       throw new Error(`pgbench failed (${result.status}) for ${options.label}:\n${result.stderr.slice(0, 3000)}\n${result.stdout}\n(scripts in ${files[0]})`);
@@ -106,6 +128,8 @@ export async function runScripts(options: ReplayOptions): Promise<ReplayFigures>
       transactions,
       machineCpu: used.machineCpu,
       postgresCpu: used.postgresCpu,
+      backgroundCpu: backgroundMs / transactions,
+      clientCpu: clientMs / transactions,
     };
   } finally {
     if (!keep) rmSync(dir, { recursive: true, force: true });
