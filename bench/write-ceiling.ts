@@ -199,7 +199,7 @@ function splitStatements(text: string): string[] {
   return out.filter((s) => s.length > 0);
 }
 
-/** What the app's literals hold is sent: the texts and the parameters' literals of a call. */
+/** What a call sends: its SQL text and its parameters as literals (to find the values in it). */
 function sentText(call: Call): string {
   return call.values ? `${call.text}\n${call.values.map(parameterLiteral).join(',')}` : call.text;
 }
