@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ROLE, together, type Database, type Queryable } from '../src/db/database.ts';
+import { createTestApp, type TestApp } from './app.ts';
 import { createTestDatabase, testDatabaseKinds } from './database.ts';
+import type { TestClient } from './http.ts';
+import type { StockPharmacy } from './import-helpers.ts';
+import { clientsOf, stockTestPharmacy } from './stock-helpers.ts';
 
 /**
  * Statements sent together (decision 0086): on a PostgreSQL server the transaction's connection pipelines them (all on
@@ -82,5 +86,54 @@ describe.each(testDatabaseKinds())('statements sent together on %s', (kind) => {
     await expect(insert(kept!, 51)).rejects.toThrow(/after its transaction ended/);
     expect(await rowsOf()).toContain(50);
     expect(await rowsOf()).not.toContain(51);
+  });
+});
+
+/**
+ * A keyed write's first statements go out with BEGIN and the key's claim, before the claim is answered (decision
+ * 0086). When the key is taken, what the work sent is rolled back and the request runs again the sequential way.
+ */
+describe.each(testDatabaseKinds())('a keyed write started with its claim on %s', (kind) => {
+  let t: TestApp;
+  let ph: StockPharmacy;
+  let c: Record<string, TestClient>;
+  let product: string;
+  const quantity = async () =>
+    (await t.db.owner.query<{ quantity: number }>(`SELECT quantity FROM branch_products WHERE pharmacy_id = $1 AND branch_id = $2 AND product_id = $3`, [ph.pharmacyId, ph.branches[0]!.id, product]))[0]!.quantity;
+  const adjustments = async () => (await t.db.owner.query(`SELECT 1 FROM stock_adjustments WHERE pharmacy_id = $1`, [ph.pharmacyId])).length;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    ph = await stockTestPharmacy(t.db, `pipelined_${kind}`);
+    c = await clientsOf(t, ph);
+    product = (await c.owner!.post('/api/products', { name: 'Loratadine 10mg', sellingPriceCents: 800, purchasePriceCents: 400 })).body.product.id;
+    expect((await c.inventory!.post('/api/stock/adjustments', { reason: 'Count', items: [{ productId: product, delta: 10, reasonType: 'count_correction' }] })).status).toBe(201);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('ten adjustments with one key at once change the stock once and all answer the first', async () => {
+    const before = await quantity();
+    const count = await adjustments();
+    const body = { reason: 'Found at once', items: [{ productId: product, delta: 1, reasonType: 'count_correction' }] };
+    const responses = await Promise.all(Array.from({ length: 10 }, () => c.inventory!.request('POST', '/api/stock/adjustments', body, { 'idempotency-key': 'adjust-at-once-1' })));
+    expect(responses.map((r) => r.status)).toEqual(Array<number>(10).fill(201));
+    expect(new Set(responses.map((r) => r.body.id)).size).toBe(1);
+    expect(responses.filter((r) => r.headers['idempotent-replayed'] === 'true')).toHaveLength(9);
+    expect(await quantity()).toBe(before + 1);
+    expect(await adjustments()).toBe(count + 1);
+  });
+
+  it('the key again with another body is 422 and the work started with the claim writes nothing', async () => {
+    const body = { reason: 'First', items: [{ productId: product, delta: 2, reasonType: 'count_correction' }] };
+    expect((await c.inventory!.request('POST', '/api/stock/adjustments', body, { 'idempotency-key': 'adjust-reused-1' })).status).toBe(201);
+    const before = await quantity();
+    const count = await adjustments();
+    const reused = await c.inventory!.request('POST', '/api/stock/adjustments', { ...body, reason: 'Second' }, { 'idempotency-key': 'adjust-reused-1' });
+    expect(reused.status).toBe(422);
+    expect(reused.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(await quantity()).toBe(before);
+    expect(await adjustments()).toBe(count);
   });
 });

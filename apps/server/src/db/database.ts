@@ -83,6 +83,8 @@ export interface Database {
    * A transaction as the application role, with the tenant (and user) of the scope set for it alone. `opening`, when
    * given, is a statement sent with BEGIN in the same round trip (parameters inlined as deferWrite's are); the work
    * reads its rows with openingRows(q). The Idempotency-Key's claim opens a keyed create this way (decision 0077).
+   * On a PostgreSQL server the work starts without waiting for BEGIN's answer: its first statements follow BEGIN on
+   * the wire (decision 0086); a failure of BEGIN's message is the transaction's error.
    */
   transaction<T>(scope: TransactionScope, work: (q: Queryable) => Promise<T>, opening?: Statement): Promise<T>;
   /** The owner connection: migrations, seeds and tests' own inspection only. Row-level security does not apply. */
@@ -159,11 +161,33 @@ function deliverCommitReads(q: Queryable, names: readonly string[], row: Record<
 }
 
 /** The rows of the statement a transaction was opened with (Database.transaction's `opening`). */
-const openings = new WeakMap<Queryable, Record<string, unknown>[]>();
+const openings = new WeakMap<Queryable, Promise<Record<string, unknown>[]>>();
 
-/** The rows the transaction's opening statement returned (sent with BEGIN); undefined when it had none. */
-export function openingRows<T = Record<string, unknown>>(q: Queryable): T[] | undefined {
-  return openings.get(q) as T[] | undefined;
+/** The rows the transaction's opening statement returns (sent with BEGIN); undefined when it had none. */
+export function openingRows<T = Record<string, unknown>>(q: Queryable): Promise<T[]> | undefined {
+  return openings.get(q) as Promise<T[]> | undefined;
+}
+
+/** Transactions whose statements' answers are held back until a verdict (holdAnswers). */
+const holds = new WeakMap<Queryable, { verdict: Promise<boolean>; refusal: () => unknown }>();
+
+/**
+ * Holds back the answers of q's statements until `verdict` resolves (decision 0086): statements are still sent at once
+ * (pipelined), but each answers only once the verdict is known — its own answer when the verdict is true; when it is
+ * false (or fails), `refusal()` (or the verdict's error) instead, so work that started before the verdict never acts on
+ * a statement's answer. Whatever such work sent is then the caller's to roll back (throw, so the transaction does).
+ * The Idempotency-Key's claim, sent with BEGIN, is the verdict of a keyed create: its first reads go out with the claim.
+ */
+export function holdAnswers(q: Queryable, verdict: Promise<boolean>, refusal: () => unknown): void {
+  const hold = { verdict, refusal };
+  holds.set(q, hold);
+  // Once it is true, answers flow again without a hop; false or failed, the hold stays for the transaction's end.
+  verdict.then(
+    (ok) => {
+      if (ok && holds.get(q) === hold) holds.delete(q);
+    },
+    () => undefined,
+  );
 }
 
 /**
@@ -204,23 +228,41 @@ function reportedError(error: unknown, firstFailure: unknown): unknown {
 function transactionQueryable(run: (sql: string, params: readonly unknown[] | undefined) => Promise<Record<string, unknown>[]>): {
   q: Queryable;
   firstFailure: () => unknown;
+  /** Keeps `error` as the transaction's first failure (BEGIN's message, sent outside q) unless one is kept already. */
+  fail: (error: unknown) => void;
   end: () => void;
 } {
   let failure: unknown;
   let ended = false;
+  const fail = (error: unknown) => {
+    if (failure === undefined && (error as { code?: unknown } | null)?.code !== IN_FAILED_TRANSACTION) failure = error;
+  };
   const q: Queryable = {
     query<T>(sql: string, params?: readonly unknown[]): Promise<T[]> {
       if (ended) return Promise.reject(new Error('Queryable used after its transaction ended'));
-      return run(sql, params).then(
+      const answer = run(sql, params).then(
         (rows) => rows as T[],
         (error: unknown) => {
-          if (failure === undefined && (error as { code?: unknown } | null)?.code !== IN_FAILED_TRANSACTION) failure = error;
+          fail(error);
+          throw error;
+        },
+      );
+      const hold = holds.get(q);
+      if (!hold) return answer;
+      return hold.verdict.then(
+        (ok) => {
+          if (ok) return answer;
+          answer.catch(() => undefined);
+          throw hold.refusal();
+        },
+        (error: unknown) => {
+          answer.catch(() => undefined);
           throw error;
         },
       );
     },
   };
-  return { q, firstFailure: () => failure, end: () => void (ended = true) };
+  return { q, firstFailure: () => failure, fail, end: () => void (ended = true) };
 }
 
 /** Writes deferred to the end of a transaction (deferWrite), in registration order. */
@@ -516,7 +558,7 @@ export async function openPglite(dataDir?: string, loadDataDirOrOptions?: Blob |
         const { q } = guarded;
         beginTransactionState(q);
         await tx.query(scopeStatement(scope));
-        if (opening) openings.set(q, (await tx.query<Record<string, unknown>>(opening.sql, [...opening.params])).rows);
+        if (opening) openings.set(q, Promise.resolve((await tx.query<Record<string, unknown>>(opening.sql, [...opening.params])).rows));
         const result = await work(q);
         await runCommitTasks(q);
         // In process, a statement more costs no round trip: the deferred writes run one by one, and the settings are
@@ -632,14 +674,19 @@ export async function openPostgres(connectionString: string, options: { max?: nu
       const { q } = guarded;
       beginTransactionState(q);
       try {
-        // BEGIN, the scope and the opening statement in one simple-protocol round trip.
+        // BEGIN, the scope and the opening statement in one simple-protocol message, not awaited: the work's first
+        // statements go on the wire right behind it (pipeline mode) and run after it, in the transaction, as the
+        // application role. Its failure is the transaction's first (later statements fail with 25P02), and it is
+        // awaited before COMMIT: never a COMMIT of a transaction that did not begin.
+        const begun = client.query(opening ? `BEGIN; ${scopeStatement(scope)};\n${inlineParameters(opening.sql, opening.params)}` : `BEGIN; ${scopeStatement(scope)}`);
+        begun.catch((error: unknown) => guarded.fail(error));
         if (opening) {
-          const results = (await client.query(`BEGIN; ${scopeStatement(scope)};\n${inlineParameters(opening.sql, opening.params)}`)) as unknown as pg.QueryResult[];
-          openings.set(q, (results[2]?.rows ?? []) as Record<string, unknown>[]);
-        } else {
-          await client.query(`BEGIN; ${scopeStatement(scope)}`);
+          const rows = begun.then((results) => ((results as unknown as pg.QueryResult[])[2]?.rows ?? []) as Record<string, unknown>[]);
+          rows.catch(() => undefined);
+          openings.set(q, rows);
         }
         const value = await work(q);
+        await begun;
         await runCommitTasks(q);
         const writes = takeDeferredWrites(q).map((w) => inlineParameters(w.sql, w.params));
         const reads = commitReadStatement(q);
