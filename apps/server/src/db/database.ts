@@ -83,6 +83,8 @@ export interface Database {
    * A transaction as the application role, with the tenant (and user) of the scope set for it alone. `opening`, when
    * given, is a statement sent with BEGIN in the same round trip (parameters inlined as deferWrite's are); the work
    * reads its rows with openingRows(q). The Idempotency-Key's claim opens a keyed create this way (decision 0077).
+   * On a PostgreSQL server the work starts without waiting for BEGIN's answer: its first statements follow BEGIN on
+   * the wire (decision 0086); a failure of BEGIN's message is the transaction's error.
    */
   transaction<T>(scope: TransactionScope, work: (q: Queryable) => Promise<T>, opening?: Statement): Promise<T>;
   /** The owner connection: migrations, seeds and tests' own inspection only. Row-level security does not apply. */
@@ -159,11 +161,108 @@ function deliverCommitReads(q: Queryable, names: readonly string[], row: Record<
 }
 
 /** The rows of the statement a transaction was opened with (Database.transaction's `opening`). */
-const openings = new WeakMap<Queryable, Record<string, unknown>[]>();
+const openings = new WeakMap<Queryable, Promise<Record<string, unknown>[]>>();
 
-/** The rows the transaction's opening statement returned (sent with BEGIN); undefined when it had none. */
-export function openingRows<T = Record<string, unknown>>(q: Queryable): T[] | undefined {
-  return openings.get(q) as T[] | undefined;
+/** The rows the transaction's opening statement returns (sent with BEGIN); undefined when it had none. */
+export function openingRows<T = Record<string, unknown>>(q: Queryable): Promise<T[]> | undefined {
+  return openings.get(q) as Promise<T[]> | undefined;
+}
+
+/** Transactions whose statements' answers are held back until a verdict (holdAnswers). */
+const holds = new WeakMap<Queryable, { verdict: Promise<boolean>; refusal: () => unknown }>();
+
+/**
+ * Holds back the answers of q's statements until `verdict` resolves (decision 0086): statements are still sent at once
+ * (pipelined), but each answers only once the verdict is known — its own answer when the verdict is true; when it is
+ * false (or fails), `refusal()` (or the verdict's error) instead, so work that started before the verdict never acts on
+ * a statement's answer. Whatever such work sent is then the caller's to roll back (throw, so the transaction does).
+ * The Idempotency-Key's claim, sent with BEGIN, is the verdict of a keyed create: its first reads go out with the claim.
+ */
+export function holdAnswers(q: Queryable, verdict: Promise<boolean>, refusal: () => unknown): void {
+  const hold = { verdict, refusal };
+  holds.set(q, hold);
+  // Once it is true, answers flow again without a hop; false or failed, the hold stays for the transaction's end.
+  verdict.then(
+    (ok) => {
+      if (ok && holds.get(q) === hold) holds.delete(q);
+    },
+    () => undefined,
+  );
+}
+
+/**
+ * Awaits statements (or use-case steps) sent together without waiting for one another: on a PostgreSQL server the
+ * transaction's connection pipelines them (node-postgres `pipeline` mode: each is on the wire as soon as it is issued,
+ * and the server runs them one after the other, in the order they were issued, each a statement of its own with its
+ * own READ COMMITTED snapshot taken when it starts — after any lock an earlier one waited for), so a batch costs one
+ * wait instead of one per statement (decision 0086). The embedded database runs them in the same order, one at a time.
+ * Issue them in the order they must run (a lock before the reads that rely on it) and pass them in that order: the
+ * answer is every value, or — once all have settled, so no rejection is left unhandled and no statement of the batch
+ * is still running — the failure of the first one in that order that failed (what running them one by one would
+ * have reported: a failed statement makes the later ones of the transaction fail with 25P02, never reported instead
+ * of it; see Database.transaction). Only statements whose results none of the others needs may go together.
+ */
+export async function together<T extends readonly unknown[]>(...steps: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(steps);
+  for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
+/** PostgreSQL's in_failed_sql_transaction: a statement sent after one that failed in the same transaction. */
+const IN_FAILED_TRANSACTION = '25P02';
+
+/**
+ * The error a failed transaction reports: the first statement's that failed when the work's is only a later
+ * statement's 25P02 (with pipelined statements the work may see that one first), else the work's own.
+ */
+function reportedError(error: unknown, firstFailure: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === IN_FAILED_TRANSACTION && firstFailure !== undefined ? firstFailure : error;
+}
+
+/**
+ * A transaction's Queryable: `run` sends a statement; the first statement that fails is kept (reportedError), and once
+ * the transaction has ended (committed or rolled back, the connection back in the pool) a statement is refused
+ * instead of being sent on a connection another request may hold.
+ */
+function transactionQueryable(run: (sql: string, params: readonly unknown[] | undefined) => Promise<Record<string, unknown>[]>): {
+  q: Queryable;
+  firstFailure: () => unknown;
+  /** Keeps `error` as the transaction's first failure (BEGIN's message, sent outside q) unless one is kept already. */
+  fail: (error: unknown) => void;
+  end: () => void;
+} {
+  let failure: unknown;
+  let ended = false;
+  const fail = (error: unknown) => {
+    if (failure === undefined && (error as { code?: unknown } | null)?.code !== IN_FAILED_TRANSACTION) failure = error;
+  };
+  const q: Queryable = {
+    query<T>(sql: string, params?: readonly unknown[]): Promise<T[]> {
+      if (ended) return Promise.reject(new Error('Queryable used after its transaction ended'));
+      const answer = run(sql, params).then(
+        (rows) => rows as T[],
+        (error: unknown) => {
+          fail(error);
+          throw error;
+        },
+      );
+      const hold = holds.get(q);
+      if (!hold) return answer;
+      return hold.verdict.then(
+        (ok) => {
+          if (ok) return answer;
+          answer.catch(() => undefined);
+          throw hold.refusal();
+        },
+        (error: unknown) => {
+          answer.catch(() => undefined);
+          throw error;
+        },
+      );
+    },
+  };
+  return { q, firstFailure: () => failure, fail, end: () => void (ended = true) };
 }
 
 /** Writes deferred to the end of a transaction (deferWrite), in registration order. */
@@ -451,16 +550,15 @@ export async function openPglite(dataDir?: string, loadDataDirOrOptions?: Blob |
       let committedQ: Queryable | undefined;
       let readNames: string[] = [];
       let readRow: Record<string, unknown> | undefined;
+      // PGlite runs a transaction's statements one at a time in the order they are issued (its query lock): statements
+      // sent together (together()) run as they would on a server, without the saved round trips.
+      let guarded: ReturnType<typeof transactionQueryable> | undefined;
       const value = await db.transaction(async (tx) => {
-        const q: Queryable = {
-          async query<T>(sql: string, params?: readonly unknown[]) {
-            const result = await tx.query<T>(sql, params ? [...params] : undefined);
-            return result.rows;
-          },
-        };
+        guarded = transactionQueryable(async (sql, params) => (await tx.query<Record<string, unknown>>(sql, params ? [...params] : undefined)).rows);
+        const { q } = guarded;
         beginTransactionState(q);
         await tx.query(scopeStatement(scope));
-        if (opening) openings.set(q, (await tx.query<Record<string, unknown>>(opening.sql, [...opening.params])).rows);
+        if (opening) openings.set(q, Promise.resolve((await tx.query<Record<string, unknown>>(opening.sql, [...opening.params])).rows));
         const result = await work(q);
         await runCommitTasks(q);
         // In process, a statement more costs no round trip: the deferred writes run one by one, and the settings are
@@ -474,7 +572,9 @@ export async function openPglite(dataDir?: string, loadDataDirOrOptions?: Blob |
         }
         committedQ = q;
         return result;
-      });
+      }).catch((error: unknown) => {
+        throw reportedError(error, guarded?.firstFailure());
+      }).finally(() => guarded?.end());
       if (committedQ) deliverCommitReads(committedQ, readNames, readRow);
       relay.publish(notices);
       return value;
@@ -499,7 +599,9 @@ export async function openPglite(dataDir?: string, loadDataDirOrOptions?: Blob |
 
 /** A PostgreSQL server through node-postgres. */
 export async function openPostgres(connectionString: string, options: { max?: number; appConnectionString?: string } = {}): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: options.max ?? 10, types: pgTypes });
+  // Pipeline mode (decision 0086): a statement issued while another is running goes on the wire at once instead of
+  // waiting in node-postgres's queue for the answer before it; the server still runs them one after the other.
+  const pool = new pg.Pool({ connectionString, max: options.max ?? 10, types: pgTypes, pipeline: true });
   // An idle connection the server ends (restart, DROP DATABASE ... FORCE) must not crash the process: the pool drops it.
   pool.on('error', () => undefined);
   // Fail loudly and early when the server is unreachable.
@@ -507,7 +609,7 @@ export async function openPostgres(connectionString: string, options: { max?: nu
   // Request transactions on their own login role when one is given (APP_DATABASE_URL: a role that owns nothing
   // and is only a member of pharmapoint_app); otherwise on the owner's connection, still dropping to
   // pharmapoint_app with SET LOCAL ROLE in every transaction (docs/decisions/0009).
-  const appPool = options.appConnectionString ? new pg.Pool({ connectionString: options.appConnectionString, max: options.max ?? 10, types: pgTypes }) : pool;
+  const appPool = options.appConnectionString ? new pg.Pool({ connectionString: options.appConnectionString, max: options.max ?? 10, types: pgTypes, pipeline: true }) : pool;
   if (appPool !== pool) {
     appPool.on('error', () => undefined);
     await appPool.query('SELECT 1');
@@ -568,21 +670,23 @@ export async function openPostgres(connectionString: string, options: { max?: nu
     },
     async transaction(scope, work, opening) {
       const client = await appPool.connect();
-      const q: Queryable = {
-        async query<T>(sql: string, params?: readonly unknown[]) {
-          return (await send(client, sql, params)).rows as T[];
-        },
-      };
+      const guarded = transactionQueryable(async (sql, params) => (await send(client, sql, params)).rows as Record<string, unknown>[]);
+      const { q } = guarded;
       beginTransactionState(q);
       try {
-        // BEGIN, the scope and the opening statement in one simple-protocol round trip.
+        // BEGIN, the scope and the opening statement in one simple-protocol message, not awaited: the work's first
+        // statements go on the wire right behind it (pipeline mode) and run after it, in the transaction, as the
+        // application role. Its failure is the transaction's first (later statements fail with 25P02), and it is
+        // awaited before COMMIT: never a COMMIT of a transaction that did not begin.
+        const begun = client.query(opening ? `BEGIN; ${scopeStatement(scope)};\n${inlineParameters(opening.sql, opening.params)}` : `BEGIN; ${scopeStatement(scope)}`);
+        begun.catch((error: unknown) => guarded.fail(error));
         if (opening) {
-          const results = (await client.query(`BEGIN; ${scopeStatement(scope)};\n${inlineParameters(opening.sql, opening.params)}`)) as unknown as pg.QueryResult[];
-          openings.set(q, (results[2]?.rows ?? []) as Record<string, unknown>[]);
-        } else {
-          await client.query(`BEGIN; ${scopeStatement(scope)}`);
+          const rows = begun.then((results) => ((results as unknown as pg.QueryResult[])[2]?.rows ?? []) as Record<string, unknown>[]);
+          rows.catch(() => undefined);
+          openings.set(q, rows);
         }
         const value = await work(q);
+        await begun;
         await runCommitTasks(q);
         const writes = takeDeferredWrites(q).map((w) => inlineParameters(w.sql, w.params));
         const reads = commitReadStatement(q);
@@ -597,9 +701,11 @@ export async function openPostgres(connectionString: string, options: { max?: nu
         relay.publish(committedNotices(q));
         return value;
       } catch (error) {
+        // Behind any statement of the work still on the wire (pipelined): ROLLBACK is answered after them.
         await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
+        throw reportedError(error, guarded.firstFailure());
       } finally {
+        guarded.end();
         client.release();
       }
     },

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { deferWrite, openingRows, type Database, type Queryable, type Statement, type TransactionScope } from '../db/database.ts';
+import { deferWrite, holdAnswers, openingRows, type Database, type Queryable, type Statement, type TransactionScope } from '../db/database.ts';
 import type { RequestAuth } from './access.ts';
 import { tenantContext, type RequestContext } from './context.ts';
 import { AppError, isRetryableDatabaseError, raisedAppError } from './errors.ts';
@@ -170,7 +170,7 @@ export interface KeyScope {
  */
 async function claimKey(q: Queryable, scope: KeyScope, key: string, hash: string): Promise<StoredAnswer | null> {
   // Sent with BEGIN when the wrapper could (app.inTenant: the key's scope is known before the transaction opens).
-  let claimed = openingRows(q);
+  let claimed = await openingRows(q);
   if (!claimed) {
     const claim = claimStatement(scope, key, hash);
     claimed = await q.query(claim.sql, claim.params);
@@ -210,6 +210,17 @@ async function storeAnswer(q: Queryable, scope: KeyScope, key: string, status: n
 type Replay = { status: number; body: unknown };
 
 /**
+ * Thrown out of a transaction whose work started before its key's claim was answered (WrapOptions' overlap) when the
+ * claim found the key taken: the transaction rolls back whatever the work sent, and the wrapper runs it again the
+ * sequential way (claim, then replay or refuse).
+ */
+class KeyTakenMeanwhile extends Error {
+  constructor() {
+    super('the Idempotency-Key was taken: the work started with the claim is rolled back');
+  }
+}
+
+/**
  * The one Idempotency-Key mechanism, inside the caller's transaction (app.inTenant and app.inOperator): claim the
  * key in its scope, and either replay the first answer stored under it (the same request again; another request
  * under the same key is IDEMPOTENCY_KEY_REUSED) or run the work and store its answer with it, per `mode`.
@@ -220,17 +231,44 @@ async function onceForKey<T>(
   idempotency: { key: string; hash: string } | null,
   options: WrapOptions,
   work: () => Promise<T>,
+  overlap = false,
 ): Promise<{ value: T; replayed: null } | { value: undefined; replayed: Replay }> {
   const mode = options.key ?? 'once';
   const key = idempotency?.key ?? null;
-  if (key && mode !== 'answer') {
-    const stored = await claimKey(q, scope, key, idempotency!.hash);
-    if (stored) {
-      if (stored.request_hash !== idempotency!.hash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
-      return { value: undefined, replayed: { status: stored.status_code ?? 200, body: stored.response } };
+  const opened = openingRows(q);
+  let value: T;
+  // Only for a one-transaction write ('once'): a key claimed for work of several transactions ('claim', the CSV
+  // import) is often asked again while that work goes on, which the sequential way answers at once (BUSY_TRY_AGAIN).
+  if (key && mode === 'once' && overlap && opened) {
+    // The claim went with BEGIN and the work starts now (decision 0086): its first statements follow the claim on the
+    // wire, but their answers are held until the claim's is known, so the work acts on nothing before the key is
+    // this request's. A taken key rolls back whatever the work sent (KeyTakenMeanwhile) and the wrapper runs again
+    // the sequential way, which replays or refuses.
+    const claimed = opened.then((rows) => rows.length > 0);
+    holdAnswers(q, claimed, () => new KeyTakenMeanwhile());
+    const working = work();
+    working.catch(() => undefined);
+    // Taken (or the claim failed): no code of the work runs once the transaction has ended, as every answer it waits
+    // for is refused; then the transaction rolls back.
+    const isOurs = await claimed.catch(async (error: unknown) => {
+      await working.catch(() => undefined);
+      throw error;
+    });
+    if (!isOurs) {
+      await working.catch(() => undefined);
+      throw new KeyTakenMeanwhile();
     }
+    value = await working;
+  } else {
+    if (key && mode !== 'answer') {
+      const stored = await claimKey(q, scope, key, idempotency!.hash);
+      if (stored) {
+        if (stored.request_hash !== idempotency!.hash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
+        return { value: undefined, replayed: { status: stored.status_code ?? 200, body: stored.response } };
+      }
+    }
+    value = await work();
   }
-  const value = await work();
   if (key && mode !== 'claim') await storeAnswer(q, scope, key, options.status ?? 200, value);
   if (key && mode === 'claim' && options.answer) {
     const answer = options.answer(value);
@@ -259,14 +297,16 @@ export const transactionPlugin = fp<{ db: Database }>(async (app: FastifyInstanc
     const ctx = tenantContext(request.auth);
     const key = options.key === 'none' ? null : idempotencyKey(request);
     const idempotency = key ? { key, hash: requestHash(request) } : null;
-    // The key's claim goes with BEGIN (one round trip less; decision 0077).
+    // The key's claim goes with BEGIN (one round trip less; decision 0077), and the work starts without waiting for
+    // its answer (decision 0086); when the key turns out taken, the work is rolled back and the request runs again
+    // the sequential way: the claim's answer first, then the replay (or the refusal).
     const opening = idempotency && options.key !== 'answer' ? claimStatement(ctx, idempotency.key, idempotency.hash) : undefined;
-    const { value, replayed } = await runTransaction(
-      db,
-      { pharmacyId: ctx.pharmacyId, userId: ctx.userId },
-      (q) => onceForKey(q, ctx, idempotency, options, () => work(q, ctx)),
-      opening,
-    );
+    const run = (overlap: boolean) =>
+      runTransaction(db, { pharmacyId: ctx.pharmacyId, userId: ctx.userId }, (q) => onceForKey(q, ctx, idempotency, options, () => work(q, ctx), overlap), opening);
+    const { value, replayed } = await run(true).catch((error: unknown) => {
+      if (error instanceof KeyTakenMeanwhile) return run(false);
+      throw error;
+    });
     return answerWith(reply, value as T, replayed, options);
   });
 

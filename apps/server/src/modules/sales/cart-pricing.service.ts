@@ -88,6 +88,25 @@ export interface PriceCartInput<L extends CartLineRequest> {
    * the branch come before the products' (completing a sale, decision 0080).
    */
   checkBranch?: (branch: CartBranch | null) => Promise<void> | void;
+  /** The cart's products as readCart answered them, read by the caller together with its other reads (decision 0086). */
+  products?: Map<string, CartProductRow>;
+}
+
+/**
+ * The products of a cart in the branch (and the branch itself, handed to `checkBranch`, when that is given), as
+ * priceCart reads them: for a caller that sends this read together with others (together()) and hands the answer to
+ * priceCart as `products`.
+ */
+export async function readCart(
+  q: Queryable,
+  ctx: RequestContext,
+  input: Pick<PriceCartInput<CartLineRequest>, 'branchId' | 'lines' | 'checkBranch'>,
+): Promise<Map<string, CartProductRow>> {
+  const productIds = [...new Set(input.lines.map((l) => l.productId))];
+  if (!input.checkBranch) return findCartProducts(q, ctx.pharmacyId, input.branchId, productIds);
+  const found = await findCartProductsAndBranch(q, ctx.pharmacyId, input.branchId, productIds);
+  await input.checkBranch(found.branch);
+  return found.products;
 }
 
 export interface PricedCart<L extends CartLineRequest> {
@@ -123,15 +142,7 @@ function sellablePrice(product: CartProductRow, branchId: string): number | null
 export async function priceCart<L extends CartLineRequest>(q: Queryable, ctx: RequestContext, settings: Settings, input: PriceCartInput<L>): Promise<PricedCart<L>> {
   const money = settingsMoney(settings);
   const rules = saleCheckRules(settings, { mayDiscount: canGiveDiscounts(ctx.subject), mayExceedMaxDiscount: holds(ctx, 'pos:admin') });
-  const productIds = [...new Set(input.lines.map((l) => l.productId))];
-  let products: Map<string, CartProductRow>;
-  if (input.checkBranch) {
-    const found = await findCartProductsAndBranch(q, ctx.pharmacyId, input.branchId, productIds);
-    await input.checkBranch(found.branch);
-    products = found.products;
-  } else {
-    products = await findCartProducts(q, ctx.pharmacyId, input.branchId, productIds);
-  }
+  const products = input.products ?? (await readCart(q, ctx, input));
   const mayOverridePrice = holds(ctx, 'pos:price_override');
   const defaultMargin = settings.defaultMinMargin > 0 ? settings.defaultMinMargin : DEFAULT_MIN_MARGIN_PERCENT;
 

@@ -15,7 +15,7 @@ import {
   type Sale,
 } from '@pharmapoint/domain/sales';
 import { businessDate, isExpired } from '@pharmapoint/domain/stock';
-import type { Queryable } from '../../db/database.ts';
+import { together, type Queryable } from '../../db/database.ts';
 import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
 import { AppError, isDatabaseError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
@@ -24,7 +24,7 @@ import { loadSettings, settingsTimeZone } from '../settings/settings.service.ts'
 import { applyStockChanges, lockStockRows, resolveBranch, restampReason, sellableStock, type StockChange, type StockChangeResult } from '../stock/stock.service.ts';
 import { completeSuspendedSale, takeSuspendedSale, type HeldReservation } from '../suspended-sales/suspended-sales.service.ts';
 import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
-import { priceCart, refuse, saleCheckLines, type CartBranch, type CartProductRow } from './cart-pricing.service.ts';
+import { priceCart, readCart, refuse, saleCheckLines, type CartBranch, type CartProductRow } from './cart-pricing.service.ts';
 import {
   findLastPrescription,
   findSale,
@@ -83,9 +83,6 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
     await acceptBranch(resolved, resolved.id);
   }
   const branchId = askedBranchId ?? checked.branch!.id;
-  const { settings } = await loadSettings(q, ctx.pharmacyId);
-  const today = businessDate(ctx.now, settingsTimeZone(settings));
-  const saleDate = input.saleDate ?? today;
 
   // Lock the branch's stock rows first (the ledger's one global order), then read stock and prices under the locks.
   // The ledger is handed the locked rows and their batches: it neither locks nor reads them again (decision 0069).
@@ -93,11 +90,22 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   const productIds = [...needed.keys()];
   // A resumed sale also locks the products it reserved and no longer sells (they are released below).
   const lockIds = held ? [...new Set([...productIds, ...held.batches.keys()])] : productIds;
-  const locked = await lockStockRows(q, ctx, lockIds.map((productId) => ({ branchId, productId })));
+  const checkBranch = askedBranchId ? (found: CartBranch | null) => acceptBranch(found, askedBranchId) : undefined;
+  // The settings, the lock of the stock rows with their batches, and the cart's products with the branch: four
+  // statements none of which needs another's answer, sent together in one round trip (decision 0086), in this order —
+  // the batches and the products are read by statements of their own after the lock's, so under its locks. A refusal
+  // is the first one in this order, as when they were sent one by one.
+  const [{ settings }, locked, products] = await together(
+    loadSettings(q, ctx.pharmacyId),
+    lockStockRows(q, ctx, lockIds.map((productId) => ({ branchId, productId })), { batches: true }),
+    readCart(q, ctx, { branchId, lines: input.lines, checkBranch }),
+  );
+  const today = businessDate(ctx.now, settingsTimeZone(settings));
+  const saleDate = input.saleDate ?? today;
   const sellable = await sellableStock(q, locked, today);
   const { priced, cart, money, rules } = await priceCart(q, ctx, settings, {
     branchId,
-    checkBranch: askedBranchId ? (found) => acceptBranch(found, askedBranchId) : undefined,
+    products,
     lines: input.lines,
     discount: input.discount,
     expectedTotalCents: input.expectedTotalCents,

@@ -9,12 +9,12 @@ import {
   type AdjustmentListResponse,
   type CreateAdjustmentInput,
 } from '@pharmapoint/domain/stock';
-import type { Queryable } from '../../db/database.ts';
+import { together, type Queryable } from '../../db/database.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import * as repo from './adjustments.repository.ts';
-import { applyStockChanges, type BatchTarget } from './ledger.service.ts';
+import { applyStockChanges, lockStock, tryLockStock, type BatchTarget } from './ledger.service.ts';
 import { checkBranch, resolveBranch } from './stock.service.ts';
 
 /**
@@ -29,7 +29,14 @@ export async function createAdjustment(q: Queryable, ctx: RequestContext, input:
   // takes the default one first.
   const requested = input.branchId ?? ctx.branchId;
   const fallback = requested ? null : await resolveBranch(q, ctx, null);
-  const refs = await repo.findAdjustmentRefs(q, ctx.pharmacyId, requested ?? fallback!.id, productIds, ctx.userId);
+  const stockKeys = (branchId: string) => input.items.map((item) => ({ branchId, productId: item.productId, create: item.delta > 0 }));
+  // With them, the lock of the lines' stock rows and their batches, which need no answer of that statement: sent
+  // together, one round trip (decision 0086). The lock writes nothing (tryLockStock): a refusal below rolls it back,
+  // and when a row is missing nothing is locked and the rows are created and locked once the input is checked.
+  const [refs, tried] = await together(
+    repo.findAdjustmentRefs(q, ctx.pharmacyId, requested ?? fallback!.id, productIds, ctx.userId),
+    tryLockStock(q, ctx.pharmacyId, stockKeys(requested ?? fallback!.id)),
+  );
   const { id: branchId, name: branchName } = requested ? checkBranch(ctx, requested, refs.branch) : fallback!;
   const known = refs.products;
   const missing = productIds.find((id) => !known.some((k) => k.id === id));
@@ -51,7 +58,9 @@ export async function createAdjustment(q: Queryable, ctx: RequestContext, input:
   // case has (the branch, the products, the batches the ledger touched) instead of read back (decision 0078).
   const adjustmentId = randomUUID();
   const batches = await Promise.all(input.items.map((item) => batchOf(q, ctx, branchId, item)));
-  // Every line in one ledger call: it locks all their rows in its global order (creating those of increases) first.
+  // Every line in one ledger call, on the rows locked above in the ledger's global order (or, when one was missing,
+  // locked now, creating those of increases).
+  const locked = tried ?? (await lockStock(q, ctx.pharmacyId, stockKeys(branchId)));
   const results = await applyStockChanges(
     q,
     { pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now },
@@ -68,6 +77,7 @@ export async function createAdjustment(q: Queryable, ctx: RequestContext, input:
         includeExpired: true,
       };
     }),
+    { locked },
   );
   const lines = input.items.map((i) => ({
     id: randomUUID(),

@@ -9,7 +9,7 @@ import {
   type Allocation,
   type StockMovementKind,
 } from '@pharmapoint/domain/stock';
-import { beforeCommit, type Queryable } from '../../db/database.ts';
+import { beforeCommit, together, type Queryable } from '../../db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { notifyStockChange } from '../../platform/events.ts';
 import * as repo from './ledger.repository.ts';
@@ -194,10 +194,37 @@ export interface LockedStock {
   usable: boolean;
 }
 
-/** lockStockRows, answering the handle applyStockChanges takes instead of locking the same rows again. */
-export async function lockStock(q: Queryable, pharmacyId: string, keys: readonly (StockKey & { create?: boolean })[]): Promise<LockedStock> {
+/**
+ * lockStockRows, answering the handle applyStockChanges takes instead of locking the same rows again. With `batches`
+ * their batches are read too, sent right behind the lock in the same round trip (tryLockStock) when every row exists.
+ */
+export async function lockStock(
+  q: Queryable,
+  pharmacyId: string,
+  keys: readonly (StockKey & { create?: boolean })[],
+  options: { batches?: boolean } = {},
+): Promise<LockedStock> {
+  if (options.batches) {
+    const tried = await tryLockStock(q, pharmacyId, keys);
+    if (tried) return tried;
+  }
   const rows = await lockStockRows(q, pharmacyId, keys);
   return { pharmacyId, keys: new Set(keys.map((k) => repo.stockKeyOf(k))), rows, batches: null, usable: true };
+}
+
+/**
+ * The first step of lockStock, writing nothing: locks the rows when every one of them exists and reads their batches,
+ * the two statements pipelined (decision 0086: one round trip). The batch read is a statement of its own, run after
+ * the lock statement has its locks, so its snapshot sees what a transaction it waited for committed (READ COMMITTED).
+ * Answers null, having locked nothing, when a row is missing (the batches it read then were read without locks and
+ * are dropped): the caller then calls lockStock (creating the rows of increases), once it has checked its input, so a
+ * refused request writes nothing. A use case sends it together with its own first reads (together()).
+ */
+export async function tryLockStock(q: Queryable, pharmacyId: string, keys: readonly StockKey[]): Promise<LockedStock | null> {
+  const unique = [...new Map(keys.map((k) => [repo.stockKeyOf(k), { branchId: k.branchId, productId: k.productId }])).values()];
+  const [rows, batches] = await together(repo.lockBranchStockRows(q, pharmacyId, unique, { onlyIfAll: true }), repo.findBatchesOf(q, pharmacyId, unique));
+  if (rows.size !== unique.length) return null;
+  return { pharmacyId, keys: new Set(unique.map((k) => repo.stockKeyOf(k))), rows, batches, usable: true };
 }
 
 /** The batches of locked rows, read once per handle (the rows' locks keep them from changing under it). */

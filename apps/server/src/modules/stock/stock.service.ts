@@ -47,14 +47,16 @@ export function applyOpeningStock(q: Queryable, ctx: LedgerCaller, changes: read
 /**
  * Locks the stock rows a caller will change, in the ledger's global order (creating the rows of increases): call it
  * first, so a multi-product change never deadlocks with another. Answers the locked rows: pass them to
- * applyStockChanges (and sellableStock), which then neither lock nor read them again.
+ * applyStockChanges (and sellableStock), which then neither lock nor read them again. With `batches` (a caller that
+ * reads them: sellableStock) the rows' batches are read in the lock's round trip when every row exists (decision 0086).
  */
 export function lockStockRows(
   q: Queryable,
   ctx: Pick<RequestContext, 'pharmacyId'>,
   keys: readonly { branchId: string; productId: string; create?: boolean }[],
+  options: { batches?: boolean } = {},
 ): Promise<ledger.LockedStock> {
-  return ledger.lockStock(q, ctx.pharmacyId, keys);
+  return ledger.lockStock(q, ctx.pharmacyId, keys, options);
 }
 
 /**
