@@ -229,7 +229,16 @@ interface Plan {
 }
 
 /** Reads a captured request: what is fixed, what pgbench makes fresh, what it reads back from the database. */
-function plan(kind: Kind, captured: Call[], env: BenchEnv, catalogue: readonly CatalogueItem[], lines: readonly CatalogueItem[]): Plan {
+function plan(kind: Kind, sentCalls: Call[], env: BenchEnv, catalogue: readonly CatalogueItem[], lines: readonly CatalogueItem[]): Plan {
+  // The app sends BEGIN as a message of its own, the scope (and the key's claim) right behind it in the same round
+  // trip (decision 0086): the replay sends them as one compound command, the same statements in the same order.
+  const captured = sentCalls.flatMap((c, i) => {
+    const next = sentCalls[i + 1];
+    if (c.text === 'BEGIN' && next && next.client === c.client && next.text.startsWith('SELECT set_config(')) return [];
+    const before = sentCalls[i - 1];
+    if (before?.text === 'BEGIN' && before.client === c.client && c.text.startsWith('SELECT set_config(')) return [{ ...c, text: `BEGIN; ${c.text}` }];
+    return [c];
+  });
   // The request's transaction (its connection's calls from BEGIN to COMMIT) and the relay's NOTIFY after it; other
   // calls in the window (the job runner's poll, on its own timer) are not the request's.
   const first = captured.findIndex((c) => c.text.startsWith('BEGIN;'));

@@ -87,6 +87,17 @@ describe.each(testDatabaseKinds())('statements sent together on %s', (kind) => {
     expect(await rowsOf()).toContain(50);
     expect(await rowsOf()).not.toContain(51);
   });
+
+  it('the opening statement fails to parse: the statements sent behind it never run outside the transaction', async () => {
+    // The work's first statement goes on the wire before BEGIN's answer (pipelined). A message PostgreSQL cannot
+    // parse runs none of its statements, so BEGIN travels as a message of its own: what follows a failed opening runs
+    // inside the transaction and fails with it, never on its own as the connection's login role.
+    const error = await db
+      .transaction(SCOPE, async (q) => insert(q, 60), { sql: `SELEC 1 WHERE $1`, params: [true] })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: '42601' }); // syntax_error
+    expect(await rowsOf()).not.toContain(60);
+  });
 });
 
 /**

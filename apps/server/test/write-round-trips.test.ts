@@ -68,23 +68,26 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('round trips of a keyed w
     const trips = await roundTripsOf(c.inventory!, '/api/stock/adjustments', { reason: 'Found', items: [{ productId: product, delta: 1, reasonType: 'count_correction' }] });
     const sent = trips.flat();
     expect(sent.filter((s) => s.includes('idempotency_keys (pharmacy_id, key'))).toHaveLength(1);
-    // BEGIN with the claim; the branch, products and user; the lock of the stock row; its batches: one round trip, in this order.
-    expect(trips[0]).toHaveLength(4);
-    expect(trips[0]![0]).toMatch(/^BEGIN; SELECT set_config\('role'.*; INSERT INTO idempotency_keys /);
-    expect(trips[0]![1]).toMatch(/json_build_object\('id', b\.id, 'name', b\.name\)/);
-    expect(trips[0]![2]).toMatch(/FROM branch_products bp .*FOR UPDATE/);
-    expect(trips[0]![3]).toMatch(/FROM batches b WHERE/);
+    // BEGIN; the scope with the claim; the branch, products and user; the lock of the stock row; its batches: one round
+    // trip, in this order (BEGIN a message of its own: decision 0086).
+    expect(trips[0]).toHaveLength(5);
+    expect(trips[0]![0]).toBe('BEGIN');
+    expect(trips[0]![1]).toMatch(/^SELECT set_config\('role'.*; INSERT INTO idempotency_keys /);
+    expect(trips[0]![2]).toMatch(/json_build_object\('id', b\.id, 'name', b\.name\)/);
+    expect(trips[0]![3]).toMatch(/FROM branch_products bp .*FOR UPDATE/);
+    expect(trips[0]![4]).toMatch(/FROM batches b WHERE/);
     expect(trips.at(-1)!.at(-1)).toMatch(/INSERT INTO audit_log .*UPDATE idempotency_keys SET status_code .*COMMIT$/);
     expect(trips).toHaveLength(3);
-    expect(sent).toHaveLength(6);
+    expect(sent).toHaveLength(7);
   });
 
   it('a new product: the settings read with BEGIN and the claim, its plan place taken with COMMIT, 3 round trips', async () => {
     let n = 0;
     const trips = await roundTripsOf(c.owner!, '/api/products', () => ({ name: `Round trip ${(n += 1)}`, sellingPriceCents: 1_500, purchasePriceCents: 1_000 }));
-    expect(trips[0]).toHaveLength(2);
-    expect(trips[0]![0]).toMatch(/^BEGIN; .*INSERT INTO idempotency_keys /);
-    expect(trips[0]![1]).toMatch(/FROM settings s/);
+    expect(trips[0]).toHaveLength(3);
+    expect(trips[0]![0]).toBe('BEGIN');
+    expect(trips[0]![1]).toMatch(/^SELECT set_config\('role'.*INSERT INTO idempotency_keys /);
+    expect(trips[0]![2]).toMatch(/FROM settings s/);
     expect(trips.at(-1)!.at(-1)).toMatch(/take_plan_places.*COMMIT$/);
     expect(trips).toHaveLength(3);
   });
@@ -103,17 +106,18 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('round trips of a keyed w
       payments: [{ method: 'Cash', amountCents: 3_000 }],
       expectedTotalCents: 3_000,
     }));
-    expect(trips[0]).toHaveLength(5);
-    expect(trips[0]![0]).toMatch(/^BEGIN; .*INSERT INTO idempotency_keys /);
-    expect(trips[0]![1]).toMatch(/^SELECT s\.document::text AS document/);
-    expect(trips[0]![2]).toMatch(/FROM branch_products bp .*FOR UPDATE/);
-    expect(trips[0]![3]).toMatch(/FROM batches b WHERE/);
-    expect(trips[0]![4]).toMatch(/^SELECT p\.id, p\.name/);
+    expect(trips[0]).toHaveLength(6);
+    expect(trips[0]![0]).toBe('BEGIN');
+    expect(trips[0]![1]).toMatch(/^SELECT set_config\('role'.*INSERT INTO idempotency_keys /);
+    expect(trips[0]![2]).toMatch(/^SELECT s\.document::text AS document/);
+    expect(trips[0]![3]).toMatch(/FROM branch_products bp .*FOR UPDATE/);
+    expect(trips[0]![4]).toMatch(/FROM batches b WHERE/);
+    expect(trips[0]![5]).toMatch(/^SELECT p\.id, p\.name/);
     // Then the stock's write and the numbered sale, each its own round trip (the sale needs the batches taken).
     expect(trips[1]).toEqual([expect.stringMatching(/^WITH b AS \( UPDATE batches/)]);
     expect(trips[2]).toEqual([expect.stringMatching(/^WITH counter AS/)]);
     expect(trips.at(-1)!.at(-1)).toMatch(/INSERT INTO audit_log .*UPDATE idempotency_keys SET status_code .*COMMIT$/);
     expect(trips).toHaveLength(4);
-    expect(trips.flat()).toHaveLength(8);
+    expect(trips.flat()).toHaveLength(9);
   });
 });

@@ -674,18 +674,24 @@ export async function openPostgres(connectionString: string, options: { max?: nu
       const { q } = guarded;
       beginTransactionState(q);
       try {
-        // BEGIN, the scope and the opening statement in one simple-protocol message, not awaited: the work's first
-        // statements go on the wire right behind it (pipeline mode) and run after it, in the transaction, as the
-        // application role. Its failure is the transaction's first (later statements fail with 25P02), and it is
-        // awaited before COMMIT: never a COMMIT of a transaction that did not begin.
-        const begun = client.query(opening ? `BEGIN; ${scopeStatement(scope)};\n${inlineParameters(opening.sql, opening.params)}` : `BEGIN; ${scopeStatement(scope)}`);
+        // BEGIN, then the scope and the opening statement in one simple-protocol message, neither awaited: the work's
+        // first statements go on the wire right behind them (pipeline mode) and run after them, in the transaction, as
+        // the application role. Their failure is the transaction's first (later statements fail with 25P02), and they
+        // are awaited before COMMIT: never a COMMIT of a transaction that did not begin. BEGIN is a message of its own:
+        // a message PostgreSQL cannot parse runs none of its statements, so with BEGIN inside the scope's message the
+        // work's statements behind it would run outside any transaction, as the connection's login role; alone, BEGIN
+        // always runs, and whatever fails after it fails the transaction (pipelined-statements.test.ts).
+        const started = client.query('BEGIN');
+        started.catch((error: unknown) => guarded.fail(error));
+        const begun = client.query(opening ? `${scopeStatement(scope)};\n${inlineParameters(opening.sql, opening.params)}` : scopeStatement(scope));
         begun.catch((error: unknown) => guarded.fail(error));
         if (opening) {
-          const rows = begun.then((results) => ((results as unknown as pg.QueryResult[])[2]?.rows ?? []) as Record<string, unknown>[]);
+          const rows = begun.then((results) => ((results as unknown as pg.QueryResult[])[1]?.rows ?? []) as Record<string, unknown>[]);
           rows.catch(() => undefined);
           openings.set(q, rows);
         }
         const value = await work(q);
+        await started;
         await begun;
         await runCommitTasks(q);
         const writes = takeDeferredWrites(q).map((w) => inlineParameters(w.sql, w.params));
