@@ -112,11 +112,11 @@ describe.each(testDatabaseKinds())('completing a sale on %s', (kind) => {
       { kind: 'sale', delta: -5, reason: 'Sale', reference_id: sale.id },
       { kind: 'sale', delta: -2, reason: 'Sale', reference_id: sale.id },
     ]);
-    const [stamp] = await t.db.owner.query<{ reason: string }>(
-      `SELECT last_stock_update_reason AS reason FROM branch_products WHERE pharmacy_id = $1 AND branch_id = $2 AND product_id = $3`,
-      [ph.pharmacyId, main, para],
-    );
-    expect(stamp!.reason).toBe('Sale: INV-000001');
+    // The branch row names the sale by reference (decision 0087); the product's detail shows its number as the reason.
+    const detail = await c.owner!.get(`/api/products/${para}`);
+    expect(detail.status).toBe(200);
+    const stamped = (detail.body as { branches: { branchId: string; lastStockUpdateReason: string | null }[] }).branches.find((b) => b.branchId === main);
+    expect(stamped!.lastStockUpdateReason).toBe('Sale: INV-000001');
     // The product's history reads the number through the reference, as a person expects to see it.
     const history = await c.owner!.get(`/api/products/${para}/movements?limit=10`);
     expect(history.status).toBe(200);

@@ -117,6 +117,9 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('round trips of a keyed w
     expect(trips[1]).toEqual([expect.stringMatching(/^WITH b AS \( UPDATE batches/)]);
     expect(trips[2]).toEqual([expect.stringMatching(/^WITH counter AS/)]);
     expect(trips.at(-1)!.at(-1)).toMatch(/INSERT INTO audit_log .*UPDATE idempotency_keys SET status_code .*COMMIT$/);
+    // The branch rows are written once, by the stock's write, naming the sale (decision 0087): no second UPDATE of
+    // them once the invoice number is known.
+    expect(trips.flat().filter((sent) => /UPDATE branch_products/.test(sent))).toHaveLength(1);
     expect(trips).toHaveLength(4);
     expect(trips.flat()).toHaveLength(9);
   });

@@ -339,13 +339,17 @@ export async function productBranches(
             COALESCE(bp.selling_price_cents, 0) AS selling, COALESCE(bp.purchase_price_cents, 0) AS purchase,
             bp.min_margin_basis_points AS bp_margin, COALESCE(bp.is_available, false) AS is_available,
             COALESCE(bp.quantity, 0) AS quantity, COALESCE(bp.reserved_quantity, 0) AS reserved, bp.low_stock_threshold AS bp_threshold,
-            bp.last_stock_update_at, bp.last_stock_update_reason,
+            bp.last_stock_update_at,
+            -- A sale's stock names the sale by reference (decision 0087): its invoice number shows as the reason.
+            CASE WHEN bp.last_stock_update_reason = 'Sale' AND s.invoice_number IS NOT NULL THEN 'Sale: ' || s.invoice_number
+                 ELSE bp.last_stock_update_reason END AS last_stock_update_reason,
             (SELECT to_char(min(b.expiry_date), 'YYYY-MM-DD') FROM batches b WHERE b.pharmacy_id = br.pharmacy_id AND b.branch_id = br.id
                 AND b.product_id = $2 AND b.quantity > 0 AND b.expiry_date >= $3::date) AS nearest_expiry,
             (SELECT COALESCE(sum(b.quantity), 0)::int FROM batches b WHERE b.pharmacy_id = br.pharmacy_id AND b.branch_id = br.id
                 AND b.product_id = $2 AND b.expiry_date < $3::date) AS expired_quantity
        FROM branches br
        LEFT JOIN branch_products bp ON bp.pharmacy_id = br.pharmacy_id AND bp.branch_id = br.id AND bp.product_id = $2
+       LEFT JOIN sales s ON s.pharmacy_id = bp.pharmacy_id AND s.id = bp.last_stock_update_sale_id
       WHERE br.pharmacy_id = $1 AND (br.is_active OR bp.product_id IS NOT NULL) AND ($4::uuid[] IS NULL OR br.id = ANY($4::uuid[]))
       ORDER BY br.is_default DESC, br.name`,
     [pharmacyId, product.id, today, visible],

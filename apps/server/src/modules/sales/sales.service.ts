@@ -240,7 +240,7 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   }
   const invoiceNumber = written.invoiceNumber;
   if (invoiceNumber !== formatInvoiceNumber(written.counter)) throw new Error(`invoice number ${invoiceNumber} does not match counter ${written.counter}`);
-  await restampReason(q, ctx, plan.changes.map((c) => ({ branchId: c.branchId, productId: c.productId })), SALE_STOCK_REASON, `Sale: ${invoiceNumber}`);
+  restampReason(q, plan.changes.map((c) => ({ branchId: c.branchId, productId: c.productId })), SALE_STOCK_REASON, `Sale: ${invoiceNumber}`);
   // A resumed sale's suspension names the sale (a foreign key): closed once the sale row exists.
   if (held) await completeSuspendedSale(q, ctx, held.id, input.id);
   return writtenSale(record, lines, salePayments, { invoiceNumber, cashierName: written.cashierName, branchName: branch.name });

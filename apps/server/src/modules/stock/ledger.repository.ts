@@ -229,7 +229,7 @@ export interface LedgerWrite {
   /** Ledger rows in ledger order (their `sequence` numbers follow it). */
   movements: readonly (Omit<MovementHead, 'userId' | 'at'> & MovementLine)[];
   /** Each branch row's stock after the changes, with the last change's reason and time. */
-  branchRows: readonly (StockKey & { quantity: number; reservedQuantity: number; reason: string; at: Date })[];
+  branchRows: readonly (StockKey & { quantity: number; reservedQuantity: number; reason: string; at: Date; saleId: string | null })[];
   /** The stock alerts these changes set (upsert by key) or clear (delete by key); rows whose alert stays are in neither. */
   alerts: { set: readonly (StockKey & { status: 'out' | 'low'; productName: string })[]; clear: readonly StockKey[] };
 }
@@ -249,9 +249,9 @@ export async function writeLedger(q: Queryable, pharmacyId: string, write: Ledge
        RETURNING 1
      ), bp AS (
        UPDATE branch_products bp SET quantity = r.quantity, reserved_quantity = r.reserved, last_stock_update_at = r.at,
-              last_stock_update_reason = r.reason, updated_at = r.at
-         FROM (SELECT * FROM unnest($5::uuid[], $6::uuid[], $7::int[], $8::int[], $9::text[], $10::timestamptz[]) LIMIT cardinality($5::uuid[]))
-              AS r(branch_id, product_id, quantity, reserved, reason, at)
+              last_stock_update_reason = r.reason, last_stock_update_sale_id = r.sale_id, updated_at = r.at
+         FROM (SELECT * FROM unnest($5::uuid[], $6::uuid[], $7::int[], $8::int[], $9::text[], $10::timestamptz[], $29::uuid[]) LIMIT cardinality($5::uuid[]))
+              AS r(branch_id, product_id, quantity, reserved, reason, at, sale_id)
         WHERE bp.pharmacy_id = $1 AND bp.branch_id = r.branch_id AND bp.product_id = r.product_id
        RETURNING 1
      ), m AS (
@@ -303,6 +303,7 @@ export async function writeLedger(q: Queryable, pharmacyId: string, write: Ledge
       alerts.set.map((a) => a.productName),
       alerts.clear.map((a) => a.branchId),
       alerts.clear.map((a) => a.productId),
+      branchRows.map((r) => r.saleId),
     ],
   );
   return new Map(rows.map((r) => [stockKeyOf({ branchId: r.branch_id, productId: r.product_id }), r.seq]));
@@ -351,7 +352,8 @@ export async function insertOpeningStock(
              ORDER BY bp.branch_id, bp.product_id
                FOR UPDATE OF bp),
           u AS (
-            UPDATE branch_products bp SET quantity = k.quantity, last_stock_update_at = $5, last_stock_update_reason = $6, updated_at = $5
+            UPDATE branch_products bp SET quantity = k.quantity, last_stock_update_at = $5, last_stock_update_reason = $6,
+                   last_stock_update_sale_id = NULL, updated_at = $5
               FROM k JOIN locked USING (branch_id, product_id)
              WHERE bp.pharmacy_id = $1 AND bp.branch_id = k.branch_id AND bp.product_id = k.product_id
             RETURNING bp.branch_id, bp.product_id, bp.quantity, bp.low_stock_threshold),

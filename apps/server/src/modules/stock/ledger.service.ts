@@ -321,6 +321,8 @@ interface RowState {
   branch: repo.BranchStock;
   batches: LedgerBatch[];
   reason: string;
+  /** The sale of the row's last change, when a sale made it: reads show its invoice number (decision 0087). */
+  saleId: string | null;
 }
 
 /**
@@ -396,7 +398,7 @@ async function applyChanges(q: Queryable, ctx: LedgerContext, changes: readonly 
   for (const [key, branch] of locked) {
     let batches = batchesByKey.get(key);
     if (!batches) batchesByKey.set(key, (batches = []));
-    states.set(key, { branch: { ...branch }, batches, reason: '' });
+    states.set(key, { branch: { ...branch }, batches, reason: '', saleId: null });
   }
 
   const batchDeltas = new Map<string, { batchId: string; dq: number; dr: number }>();
@@ -463,6 +465,7 @@ async function applyChanges(q: Queryable, ctx: LedgerContext, changes: readonly 
       });
     }
     state.reason = change.reason;
+    state.saleId = change.reference?.type === 'sale' ? change.reference.id : null;
     results.push({ branchId: change.branchId, productId: change.productId, quantity: branch.quantity, reservedQuantity: branch.reservedQuantity, batches: takes });
   }
 
@@ -488,7 +491,7 @@ async function applyChanges(q: Queryable, ctx: LedgerContext, changes: readonly 
     branchRows: touched.map((key) => {
       const state = states.get(key)!;
       const [branchId, productId] = key.split(':') as [string, string];
-      return { branchId, productId, quantity: state.branch.quantity, reservedQuantity: state.branch.reservedQuantity, reason: state.reason, at: now };
+      return { branchId, productId, quantity: state.branch.quantity, reservedQuantity: state.branch.reservedQuantity, reason: state.reason, saleId: state.saleId, at: now };
     }),
   });
   // A caller's locked rows follow what was written (a later applyStockChanges on them starts from here).

@@ -1,4 +1,4 @@
-import { deferWrite, type Queryable } from '../../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
 
 /**
  * What the stock use cases read of branches, products and settings. The tables belong to the tenancy, products
@@ -40,24 +40,3 @@ export async function findSettingsDocument(q: Queryable, pharmacyId: string): Pr
   return row?.document ?? {};
 }
 
-/**
- * Stamps the final reason on branch rows whose last change this transaction made with a provisional one (the rows are
- * locked by the caller's changes). The ledger's movements keep their own reason: they are never updated. A deferred
- * write (decision 0078): nothing reads its result, so it runs at the end of the transaction, in COMMIT's round trip.
- */
-export function restampStockReason(
-  q: Queryable,
-  pharmacyId: string,
-  keys: readonly { branchId: string; productId: string }[],
-  from: string,
-  to: string,
-): void {
-  if (keys.length === 0) return;
-  deferWrite(
-    q,
-    `UPDATE branch_products bp SET last_stock_update_reason = $5
-       FROM unnest($2::uuid[], $3::uuid[]) AS k (branch_id, product_id)
-      WHERE bp.pharmacy_id = $1 AND bp.branch_id = k.branch_id AND bp.product_id = k.product_id AND bp.last_stock_update_reason = $4`,
-    [pharmacyId, keys.map((k) => k.branchId), keys.map((k) => k.productId), from, to],
-  );
-}

@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/database.ts';
 import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import * as ledger from './ledger.service.ts';
-import { findBranch, findFallbackBranchId, findSettingsDocument, restampStockReason, type BranchRef } from './stock.repository.ts';
+import { findBranch, findFallbackBranchId, findSettingsDocument, type BranchRef } from './stock.repository.ts';
 
 /**
  * The stock module's public use cases for other modules (products, import, and later sales and purchases):
@@ -72,20 +72,12 @@ export async function sellableStock(q: Queryable, locked: ledger.LockedStock, to
 export const stockEventsOf = ledger.stockEventsOf;
 
 /**
- * Gives the changes this transaction made with a provisional reason their final one, once it is known (a sale's
- * 'Sale: INV-…', whose number is taken last so the invoice counter is held only for the end of the sale): the
- * branch rows' last-update reason and the live events still to be sent. The ledger's movements are append-only and
- * keep the reason they were written with (a sale's movements name their sale by reference). The branch rows' reason is
- * written at the end of the transaction, in COMMIT's round trip (a deferred write).
+ * Gives the live events still to be sent of the changes this transaction made with a provisional reason their final
+ * one, once it is known (a sale's 'Sale: INV-…', whose number is taken last so the invoice counter is held only for
+ * the end of the sale). The database's rows keep what they were written with: the ledger's movements and the branch
+ * rows name their sale by reference, and reads show its invoice number through it (decision 0087: no second write).
  */
-export async function restampReason(
-  q: Queryable,
-  ctx: Pick<RequestContext, 'pharmacyId'>,
-  keys: readonly { branchId: string; productId: string }[],
-  from: string,
-  to: string,
-): Promise<void> {
-  restampStockReason(q, ctx.pharmacyId, keys, from, to);
+export function restampReason(q: Queryable, keys: readonly { branchId: string; productId: string }[], from: string, to: string): void {
   for (const event of ledger.stockEventsOf(q)) {
     if (event.reason === from && keys.some((k) => k.branchId === event.branchId && k.productId === event.productId)) event.reason = to;
   }
