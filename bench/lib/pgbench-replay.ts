@@ -2,11 +2,12 @@
 // files (pgbench picks one at random per transaction), -D variables, a timed run (-T) or a fixed count per client
 // (-t). Run asynchronously so lib/cpu.ts can sample the database's backends while pgbench runs.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Queryable } from '../../apps/server/src/db/database.ts';
 import { processCpuMs, startCpu } from './cpu.ts';
+import { pgbenchLatencies } from './pgbench.ts';
 import { BENCH_PG_URL, percentile } from './stock-bench.ts';
 
 export interface ReplayFigures {
@@ -110,14 +111,7 @@ export async function runScripts(options: ReplayOptions): Promise<ReplayFigures>
     const transactions = Number(/number of transactions actually processed: (\d+)/.exec(result.stdout)?.[1]);
     const used = await cpu.finish(transactions);
     const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(result.stdout)?.[1]);
-    const latencies: number[] = [];
-    for (const log of readdirSync(dir).filter((f) => f.startsWith('tx.'))) {
-      for (const line of readFileSync(path.join(dir, log), 'utf8').split('\n')) {
-        const us = Number(line.split(' ')[2]);
-        if (line && Number.isFinite(us)) latencies.push(us / 1000);
-      }
-    }
-    latencies.sort((a, b) => a - b);
+    const latencies = pgbenchLatencies(dir);
     if (!Number.isFinite(tps) || !Number.isFinite(transactions) || latencies.length === 0) throw new Error(`could not read pgbench's output:\n${result.stdout}`);
     return {
       label: options.label,

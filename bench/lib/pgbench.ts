@@ -22,6 +22,21 @@ export interface PgbenchFigures {
 }
 
 /** pgbench's own TPC-B-like script (pgbench 15 builtin "tpcb-like"), with extra statements before END. */
+/**
+ * The latency of every transaction, in ms, sorted, from the per-transaction logs pgbench wrote into `dir` (run with
+ * `-l --log-prefix=<dir>/tx`; log lines: client_id transaction_no time_us script_no epoch epoch_us).
+ */
+export function pgbenchLatencies(dir: string): number[] {
+  const latencies: number[] = [];
+  for (const log of readdirSync(dir).filter((f) => f.startsWith('tx.'))) {
+    for (const line of readFileSync(path.join(dir, log), 'utf8').split('\n')) {
+      const us = Number(line.split(' ')[2]);
+      if (line && Number.isFinite(us)) latencies.push(us / 1000);
+    }
+  }
+  return latencies.sort((a, b) => a - b);
+}
+
 export function tpcbScript(extra = ''): string {
   return [
     '\\set aid random(1, 100000 * :scale)',
@@ -86,15 +101,7 @@ export async function pgbenchDatabase(scale: number): Promise<{
         if (result.status !== 0) throw new Error(`pgbench failed (${result.status}): ${result.stderr}\n${result.stdout}`);
         const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(result.stdout)?.[1]);
         const failed = Number(/number of failed transactions: (\d+)/.exec(result.stdout)?.[1] ?? 0);
-        // Log lines: client_id transaction_no time_us script_no epoch epoch_us
-        const latencies: number[] = [];
-        for (const log of readdirSync(dir).filter((f) => f.startsWith('tx.'))) {
-          for (const line of readFileSync(path.join(dir, log), 'utf8').split('\n')) {
-            const us = Number(line.split(' ')[2]);
-            if (line && Number.isFinite(us)) latencies.push(us / 1000);
-          }
-        }
-        latencies.sort((a, b) => a - b);
+        const latencies = pgbenchLatencies(dir);
         if (!Number.isFinite(tps) || latencies.length === 0) throw new Error(`could not read pgbench's output:\n${result.stdout}`);
         return { label, clients, perSecond: tps, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failed, machineCpu: busy / latencies.length };
       } finally {
