@@ -146,20 +146,10 @@ describe.each(testDatabaseKinds())('product import (POST /api/products/import) o
 
   it('streams progress as NDJSON when asked, ending with the result', async () => {
     const rows = Array.from({ length: 600 }, (_, i) => `Stream product ${i},STR-${i},Medicine,Main Branch,10,5,${i % 7},,,No`);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/products/import?mode=all-or-nothing',
-      headers: {
-        cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        'x-csrf-token': owner.cookies.get('pp_csrf')!,
-        'content-type': 'text/csv',
-        accept: 'application/x-ndjson',
-      },
-      payload: [HEADER, ...rows].join('\n'),
-    });
-    expect(response.statusCode).toBe(200);
+    const response = await owner.postNdjson('/api/products/import?mode=all-or-nothing', [HEADER, ...rows].join('\n'));
+    expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/x-ndjson/);
-    const lines = response.body.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = response.lines;
     const progress = lines.filter((l) => l.type === 'progress');
     expect(progress.some((p) => p.phase === 'validating')).toBe(true);
     expect(progress.some((p) => p.phase === 'writing')).toBe(true);

@@ -22,18 +22,7 @@ describe.each(testDatabaseKinds())('plan refusals outside the error handler on %
     const owner = await signedInClient(t, pharmacy.users.owner!, pharmacy.pharmacyId, pharmacy.branches[0]!.id);
     await owner.get('/api/subscription');
     const rows = Array.from({ length: 60 }, (_, i) => `Trial product ${i},TP-${i},Medicine,,10,5,1,,,No`);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/products/import?mode=valid-only',
-      headers: {
-        cookie: [...owner.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        'x-csrf-token': owner.cookies.get('pp_csrf')!,
-        'content-type': 'text/csv',
-        accept: 'application/x-ndjson',
-      },
-      payload: [HEADER, ...rows].join('\n'),
-    });
-    const lines = response.body.trim().split('\n').map((l) => JSON.parse(l) as { type: string; error?: unknown });
+    const { lines } = await owner.postNdjson('/api/products/import?mode=valid-only', [HEADER, ...rows].join('\n'));
     expect(lines[lines.length - 1]).toEqual({ type: 'error', error: { code: 'LIMIT_EXCEEDED', message: 'Limit exceeded. Plan allows 50, current usage: 0' } });
   });
 });
