@@ -325,6 +325,15 @@ export function toBranchProduct(r: BranchProductRow, product: ProductRow, defaul
   };
 }
 
+/**
+ * The reason of a stock change as people read it: a sale's stock is written before its invoice number is taken (the
+ * number is taken last, decision 0023), so the ledger's movements and the branch rows say 'Sale' and name the sale by
+ * reference (decisions 0023, 0087); shown as 'Sale: INV-…' through the joined sale. Other reasons as they are.
+ */
+function saleReason(reason: string, invoiceNumber: string): string {
+  return `CASE WHEN ${reason} = 'Sale' AND ${invoiceNumber} IS NOT NULL THEN 'Sale: ' || ${invoiceNumber} ELSE ${reason} END`;
+}
+
 /** A product's values in each of the branches (all active ones, or the visible ones), and its batches there. */
 export async function productBranches(
   q: Queryable,
@@ -340,9 +349,7 @@ export async function productBranches(
             bp.min_margin_basis_points AS bp_margin, COALESCE(bp.is_available, false) AS is_available,
             COALESCE(bp.quantity, 0) AS quantity, COALESCE(bp.reserved_quantity, 0) AS reserved, bp.low_stock_threshold AS bp_threshold,
             bp.last_stock_update_at,
-            -- A sale's stock names the sale by reference (decision 0087): its invoice number shows as the reason.
-            CASE WHEN bp.last_stock_update_reason = 'Sale' AND s.invoice_number IS NOT NULL THEN 'Sale: ' || s.invoice_number
-                 ELSE bp.last_stock_update_reason END AS last_stock_update_reason,
+            ${saleReason('bp.last_stock_update_reason', 's.invoice_number')} AS last_stock_update_reason,
             (SELECT to_char(min(b.expiry_date), 'YYYY-MM-DD') FROM batches b WHERE b.pharmacy_id = br.pharmacy_id AND b.branch_id = br.id
                 AND b.product_id = $2 AND b.quantity > 0 AND b.expiry_date >= $3::date) AS nearest_expiry,
             (SELECT COALESCE(sum(b.quantity), 0)::int FROM batches b WHERE b.pharmacy_id = br.pharmacy_id AND b.branch_id = br.id
@@ -466,11 +473,10 @@ export async function listMovements(
     user_name: string | null;
     at: string;
   }>(
-    // A sale's movements are written before its invoice number is taken (the number is taken last, decision 0023), so
-    // they say 'Sale' and name the sale by reference: the history reads 'Sale: INV-…' through it (the ledger is
-    // append-only). Older movements kept 'Sale: INV-…' in their own reason and are shown as they are.
+    // A sale's movements read 'Sale: INV-…' through their reference (saleReason; the ledger is append-only). Older
+    // movements kept 'Sale: INV-…' in their own reason and are shown as they are.
     `SELECT m.id, m.branch_id, br.name AS branch_name, m.product_id, m.batch_id, b.batch_number, b.expiry_date, m.kind, m.delta, m.quantity_after,
-            CASE WHEN m.reason = 'Sale' AND s.invoice_number IS NOT NULL THEN 'Sale: ' || s.invoice_number ELSE m.reason END AS reason, m.reference_type,
+            ${saleReason('m.reason', 's.invoice_number')} AS reason, m.reference_type,
             m.reference_id, m.user_id, u.name AS user_name, m.at
        FROM stock_movements m
        JOIN branches br ON br.pharmacy_id = m.pharmacy_id AND br.id = m.branch_id
