@@ -1,6 +1,18 @@
 import { useCallback, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 
+/** A whole number from a search parameter within [min, max], else undefined. */
+export function intParam(value: string | null, min: number, max: number): number | undefined {
+  if (value === null || !/^\d+$/.test(value)) return undefined;
+  const n = Number(value);
+  return n >= min && n <= max ? n : undefined;
+}
+
+/** The list page a search parameter names (1 when it names none, or not a page). */
+export function pageParam(params: URLSearchParams): number {
+  return intParam(params.get('page'), 1, 1_000_000) ?? 1;
+}
+
 /**
  * Filters kept in the address bar (bookmarkable, shareable, kept on reload). `update` sets or clears (undefined,
  * null or '') several parameters at once and replaces the history entry; changing any filter but the page sends

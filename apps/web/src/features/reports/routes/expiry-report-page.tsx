@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { MAX_EXPIRY_WINDOW_DAYS, STOCK_REPORT_PAGE_SIZE, type ExpiringBatch } from '@pharmapoint/domain/stock-reports';
 import { Badge } from '@/components/ui/badge';
@@ -14,20 +13,14 @@ import { Select } from '@/components/ui/select';
 import { StatCard } from '@/components/ui/stat-card';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useExpiringBatches } from '@/features/reports/api/stock-reports';
+import { ProductHistoryLink } from '@/features/reports/components/product-history-link';
 import { useLiveStock } from '@/lib/live-stock/live-stock';
 import { errorMessage } from '@/lib/api';
-import { useUrlFilters } from '@/lib/use-url-filters';
+import { intParam, pageParam, useUrlFilters } from '@/lib/use-url-filters';
 import { formatDate, formatMoney, formatNumber } from '@/lib/format';
 
 /** Windows offered besides the settings' expiry alert days. */
 const WINDOWS = [0, 7, 14, 30, 60, 90, 180, 365];
-
-/** A whole number from a search parameter within [min, max], else undefined. */
-function intParam(value: string | null, min: number, max: number): number | undefined {
-  if (value === null || !/^\d+$/.test(value)) return undefined;
-  const n = Number(value);
-  return n >= min && n <= max ? n : undefined;
-}
 
 function DaysLeft({ batch }: { batch: ExpiringBatch }) {
   const { t } = useTranslation('reports');
@@ -44,21 +37,14 @@ export default function ExpiryReportPage() {
   const { params, update } = useUrlFilters();
   const branchId = params.get('branchId') ?? '';
   const days = intParam(params.get('days'), 0, MAX_EXPIRY_WINDOW_DAYS);
-  const page = intParam(params.get('page'), 1, 1_000_000) ?? 1;
+  const page = pageParam(params);
   const report = useExpiringBatches({ branchId: branchId || undefined, days, page, pageSize: STOCK_REPORT_PAGE_SIZE });
   const columns = useMemo(() => {
     const column = dataTableColumns<ExpiringBatch>();
     return [
       column.accessor('productName', {
         header: t('product'),
-        cell: ({ row: { original: batch } }) => (
-          <>
-            <Link to={`/app/products/history/${batch.productId}`} className="font-medium text-slate-900 hover:text-primary hover:underline">
-              {batch.productName}
-            </Link>
-            {batch.sku ? <span className="block text-xs text-slate-600">{batch.sku}</span> : null}
-          </>
-        ),
+        cell: ({ row: { original: batch } }) => <ProductHistoryLink productId={batch.productId} name={batch.productName} sku={batch.sku} />,
       }),
       column.accessor('branchName', { header: t('branch'), meta: { cellClassName: 'whitespace-nowrap' } }),
       column.accessor('batchNumber', { header: t('expiry.batch'), cell: ({ getValue }) => getValue() ?? <span className="text-slate-600">{t('expiry.noBatchNumber')}</span> }),

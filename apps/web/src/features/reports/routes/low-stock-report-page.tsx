@@ -1,5 +1,4 @@
 import { useMemo } from 'react';
-import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LOW_STOCK_STATUSES, STOCK_REPORT_PAGE_SIZE, type LowStockItem, type LowStockQueryInput } from '@pharmapoint/domain/stock-reports';
 import { Card } from '@/components/ui/card';
@@ -14,9 +13,10 @@ import { StatCard } from '@/components/ui/stat-card';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { StockStatusBadge } from '@/components/stock-status-badge';
 import { useLowStock } from '@/features/reports/api/stock-reports';
+import { ProductHistoryLink } from '@/features/reports/components/product-history-link';
 import { useLiveStock } from '@/lib/live-stock/live-stock';
 import { errorMessage } from '@/lib/api';
-import { useUrlFilters } from '@/lib/use-url-filters';
+import { pageParam, useUrlFilters } from '@/lib/use-url-filters';
 import { formatNumber } from '@/lib/format';
 
 type LowStatus = NonNullable<LowStockQueryInput['status']>;
@@ -31,22 +31,14 @@ export default function LowStockReportPage() {
   const branchId = params.get('branchId') ?? '';
   const rawStatus = params.get('status');
   const status = (LOW_STOCK_STATUSES as readonly string[]).includes(rawStatus ?? '') ? (rawStatus as LowStatus) : undefined;
-  const rawPage = Number(params.get('page'));
-  const page = Number.isInteger(rawPage) && rawPage >= 1 ? rawPage : 1;
+  const page = pageParam(params);
   const report = useLowStock({ branchId: branchId || undefined, status, page, pageSize: STOCK_REPORT_PAGE_SIZE });
   const columns = useMemo(() => {
     const column = dataTableColumns<LowStockItem>();
     return [
       column.accessor('productName', {
         header: t('product'),
-        cell: ({ row: { original: item } }) => (
-          <>
-            <Link to={`/app/products/history/${item.productId}`} className="font-medium text-slate-900 hover:text-primary hover:underline">
-              {item.productName}
-            </Link>
-            {item.sku ? <span className="block text-xs text-slate-600">{item.sku}</span> : null}
-          </>
-        ),
+        cell: ({ row: { original: item } }) => <ProductHistoryLink productId={item.productId} name={item.productName} sku={item.sku} />,
       }),
       column.accessor('branchName', { header: t('branch'), meta: { cellClassName: 'whitespace-nowrap' } }),
       column.accessor('status', { header: t('lowStock.status'), cell: ({ getValue }) => <StockStatusBadge status={getValue()} /> }),

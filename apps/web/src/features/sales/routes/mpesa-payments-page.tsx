@@ -14,7 +14,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Select } from '@/components/ui/select';
 import { errorMessage } from '@/lib/api';
 import { formatDateTime, formatMoney } from '@/lib/format';
-import { useUrlFilters } from '@/lib/use-url-filters';
+import { pageParam, useUrlFilters } from '@/lib/use-url-filters';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useTillMpesaPayments } from '@/features/sales/api/till-mpesa';
 import { ResolveMpesaDialog } from '@/features/sales/components/resolve-mpesa-dialog';
@@ -49,7 +49,7 @@ export default function MpesaPaymentsPage() {
   const from = params.get('from') ?? '';
   const to = params.get('to') ?? '';
   const branchId = params.get('branchId') ?? '';
-  const page = Math.max(1, Number(params.get('page')) || 1);
+  const page = pageParam(params);
   const [resolving, setResolving] = useState<TillMpesaRequest | null>(null);
   const [saleId, setSaleId] = useState<string | null>(null);
 
