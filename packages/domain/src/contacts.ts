@@ -167,8 +167,13 @@ export type ContactListResponse = z.infer<typeof contactListResponseSchema>;
 
 export const contactIdParamsSchema = z.strictObject({ id: z.uuid() });
 
-/** The digits a phone search matches: the search's digits normalised like a stored phone (0712... finds 254712...). */
+/**
+ * The digits a phone search matches: the search's digits normalised like a stored phone (0712... finds 254712...).
+ * Only a search written as a phone number is one (digits, spaces, +, -, dots and brackets): the digits inside a name
+ * or a note ('Ward 4, bed 32') are not a phone, and matched any phone that happened to contain them.
+ */
 export function phoneSearchDigits(search: string): string | null {
+  if (!/^[\d\s+().-]+$/.test(search)) return null;
   const digits = search.replace(/\D/g, '');
   if (digits.length < 3) return null;
   return digits.startsWith('0') ? digits.slice(1) : digits;

@@ -198,5 +198,9 @@ describe('new clients', () => {
     expect(newClientProblem({ name: 'Jane', phone: '0712345678' })).toBeNull();
     expect(phoneSearchDigits('0712 345')).toBe('712345');
     expect(phoneSearchDigits('ab')).toBeNull();
+    expect(phoneSearchDigits('+254 (712) 345-678')).toBe('254712345678');
+    // Digits inside a name are not a phone: 'Grace-4x3k2' once found a client whose phone held 432.
+    expect(phoneSearchDigits('Grace Chebet-mwy4srux-3xk2a')).toBeNull();
+    expect(phoneSearchDigits('Ward 4, bed 32')).toBeNull();
   });
 });
