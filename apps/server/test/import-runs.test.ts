@@ -135,10 +135,33 @@ describe.each(testDatabaseKinds())('import runs on %s', (kind) => {
 
   it('one Idempotency-Key spans the run: a repeat while it runs is 409, a repeat after it replays the answer', async () => {
     const key = `import-${randomUUID()}`;
-    const csv = csvOf('KEY', 40);
-    const running = importPosted(csv, { 'idempotency-key': key });
-    await firstChunkCommitted('KEY');
-    const during = await importPosted(csv, { 'idempotency-key': key });
+    // The run's first chunk (20 products) goes to the Main Branch, the other 200 products to Westlands. The repeat
+    // must meet the run still going: with 40 products in one branch the run could finish on PostgreSQL between
+    // its first chunk showing and the repeat arriving (it did once, 200 instead of 409). On PostgreSQL the test
+    // holds Westlands' branch row (FOR UPDATE), so the second chunk waits at its first branch row's foreign key
+    // check until the repeat has been answered; PGlite's one connection lets the repeat in between two chunks.
+    const westlands = pharmacy.branches[1]!;
+    const csv = [csvOf('KEY', 20), ...csvOf('KEY', 220).split('\n').slice(21).map((line) => line.replace(',Main Branch,', `,${westlands.name},`))].join('\n');
+    const repeatWhileRunning = async () => {
+      const running = importPosted(csv, { 'idempotency-key': key });
+      await firstChunkCommitted('KEY');
+      return { running, during: await importPosted(csv, { 'idempotency-key': key }) };
+    };
+    const { running, during } =
+      kind === 'postgres'
+        ? await t.db.ownerSession(async (session) => {
+            await session.exec('BEGIN');
+            try {
+              await session.query(`SELECT 1 FROM branches WHERE pharmacy_id = $1 AND id = $2 FOR UPDATE`, [pharmacy.pharmacyId, westlands.id]);
+              const repeated = await repeatWhileRunning();
+              // Held: only the first chunk is in.
+              expect(await count(`products WHERE pharmacy_id = $1 AND sku LIKE 'KEY-%'`)).toBe(20);
+              return repeated;
+            } finally {
+              await session.exec('COMMIT');
+            }
+          })
+        : await repeatWhileRunning();
     expect(during.status).toBe(409);
     expect(during.body.error.code).toBe('BUSY_TRY_AGAIN');
     const first = await running;
@@ -147,6 +170,6 @@ describe.each(testDatabaseKinds())('import runs on %s', (kind) => {
     expect(after.status).toBe(200);
     expect(after.headers['idempotent-replayed']).toBe('true');
     expect(after.body).toEqual(first.body);
-    expect(await count(`products WHERE pharmacy_id = $1 AND sku LIKE 'KEY-%'`)).toBe(40);
+    expect(await count(`products WHERE pharmacy_id = $1 AND sku LIKE 'KEY-%'`)).toBe(220);
   }, 180_000);
 });
