@@ -174,6 +174,9 @@ test('a transfer is requested, approved, dispatched, received in two parts; anot
   await page.getByLabel('Status').selectOption('requested');
   const second = page.getByRole('table', { name: 'Stock transfers' }).getByRole('row').filter({ hasText: product.name });
   await second.getByRole('button', { name: /^Approve / }).click();
+  // The approval answered before the filter changes (a run at load ~4 once showed the transfer still 'Requested' a
+  // minute later, its Approve button focused: the click or its answer was lost while the list was being replaced).
+  await expect(page.getByText('Transfer approved')).toBeVisible();
   await page.getByLabel('Status').selectOption('');
   const dispatched = page.getByRole('table', { name: 'Stock transfers' }).getByRole('row').filter({ hasText: product.name }).filter({ hasText: 'Approved' });
   await dispatched.getByRole('button', { name: /^Dispatch / }).click();
