@@ -53,11 +53,11 @@ export class TestClient {
     return this.request<T>('GET', url);
   }
   /** POSTs `payload` asking for NDJSON (a streamed import's progress lines): the answer with its lines parsed. */
-  async postNdjson(url: string, payload: string, contentType = 'text/csv'): Promise<TestResponse<unknown> & { lines: any[] }> {
+  async postNdjson<Line>(url: string, payload: string, contentType = 'text/csv'): Promise<TestResponse<unknown> & { lines: Line[] }> {
     const response = await this.request<unknown>('POST', url, payload, { 'content-type': contentType, accept: 'application/x-ndjson' });
     // One line alone is also valid JSON, which request() parses: back to its text.
     const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
-    return { ...response, lines: text.trim().split('\n').map((line) => JSON.parse(line) as unknown) };
+    return { ...response, lines: text.trim().split('\n').map((line) => JSON.parse(line) as Line) };
   }
   post<T = any>(url: string, body?: unknown) {
     return this.request<T>('POST', url, body ?? {});

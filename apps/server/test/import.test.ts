@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMPORT_TEMPLATE_CSV } from '@pharmapoint/domain/product-import';
+import { IMPORT_TEMPLATE_CSV, type ImportStreamLine } from '@pharmapoint/domain/product-import';
 import { businessDate } from '@pharmapoint/domain/stock';
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
@@ -146,7 +146,7 @@ describe.each(testDatabaseKinds())('product import (POST /api/products/import) o
 
   it('streams progress as NDJSON when asked, ending with the result', async () => {
     const rows = Array.from({ length: 600 }, (_, i) => `Stream product ${i},STR-${i},Medicine,Main Branch,10,5,${i % 7},,,No`);
-    const response = await owner.postNdjson('/api/products/import?mode=all-or-nothing', [HEADER, ...rows].join('\n'));
+    const response = await owner.postNdjson<ImportStreamLine>('/api/products/import?mode=all-or-nothing', [HEADER, ...rows].join('\n'));
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/x-ndjson/);
     const lines = response.lines;

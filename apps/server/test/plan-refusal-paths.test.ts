@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ImportStreamLine } from '@pharmapoint/domain/product-import';
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import { signedInClient, stockPharmacy, type StockPharmacy } from './import-helpers.ts';
@@ -22,7 +23,7 @@ describe.each(testDatabaseKinds())('plan refusals outside the error handler on %
     const owner = await signedInClient(t, pharmacy.users.owner!, pharmacy.pharmacyId, pharmacy.branches[0]!.id);
     await owner.get('/api/subscription');
     const rows = Array.from({ length: 60 }, (_, i) => `Trial product ${i},TP-${i},Medicine,,10,5,1,,,No`);
-    const { lines } = await owner.postNdjson('/api/products/import?mode=valid-only', [HEADER, ...rows].join('\n'));
+    const { lines } = await owner.postNdjson<ImportStreamLine>('/api/products/import?mode=valid-only', [HEADER, ...rows].join('\n'));
     expect(lines[lines.length - 1]).toEqual({ type: 'error', error: { code: 'LIMIT_EXCEEDED', message: 'Limit exceeded. Plan allows 50, current usage: 0' } });
   });
 });

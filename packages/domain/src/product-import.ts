@@ -126,6 +126,15 @@ export const importProgressSchema = z.object({
 export type ImportProgress = z.infer<typeof importProgressSchema>;
 
 /**
+ * A line of the import's NDJSON stream: progress lines, then the result, or an error when the import failed after
+ * the stream began (a refusal before it is an ordinary error answer).
+ */
+export type ImportStreamLine =
+  | ImportProgress
+  | ({ type: 'result' } & ImportResult)
+  | { type: 'error'; error: { code: string; message: string; details?: unknown } };
+
+/**
  * POST /api/products/import query: mode, dry run, and the column mapping as a JSON object of field to CSV header
  * (e.g. {"name":"Product","openingQuantity":"Qty"}); without one the mapping is automatic.
  */

@@ -1,4 +1,4 @@
-import type { ImportMapping, ImportMode, ImportProgress, ImportResult } from '@pharmapoint/domain/product-import';
+import type { ImportMapping, ImportMode, ImportProgress, ImportResult, ImportStreamLine } from '@pharmapoint/domain/product-import';
 import { ApiError, NETWORK_ERROR_MESSAGE } from '@/lib/api';
 
 /** The CSV template (GET /api/products/import/template). */
@@ -56,7 +56,7 @@ export async function runImport(
   let result: ImportResult | null = null;
   const handle = (line: string) => {
     if (!line.trim()) return;
-    const message = JSON.parse(line) as (ImportProgress | ({ type: 'result' } & ImportResult) | { type: 'error'; error: { code: string; message: string; details?: unknown } });
+    const message = JSON.parse(line) as ImportStreamLine;
     if (message.type === 'progress') onProgress(message);
     else if (message.type === 'result') {
       const { type: _type, ...rest } = message;
