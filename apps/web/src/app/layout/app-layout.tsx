@@ -118,7 +118,7 @@ function SignedInLayout({ me, subject }: { me: MeResponse; subject: PermissionSu
 
   useEffect(() => setDrawerOpen(false), [pathname]);
   // A session that ended elsewhere (expired, signed out in another tab) sends the user to sign in again.
-  useEffect(() => onUnauthenticated(() => void logout({ silent: true })), [logout]);
+  useEffect(() => onUnauthenticated(() => void logout({ sessionLost: true })), [logout]);
 
   const shell = (
     <div className="min-h-screen">

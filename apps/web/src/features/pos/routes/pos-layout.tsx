@@ -28,7 +28,7 @@ function PosFrame({ me }: { me: MeResponse }) {
   const logout = useLogout();
   const [locked, setLocked] = useState(me.session.locked);
   const onLogout = useCallback(() => void logout(), [logout]);
-  useEffect(() => onUnauthenticated(() => void logout({ silent: true })), [logout]);
+  useEffect(() => onUnauthenticated(() => void logout({ sessionLost: true })), [logout]);
   const frame = (
     <ShellSettingsContext value={settings}>
       <div className="min-h-screen bg-slate-100">
