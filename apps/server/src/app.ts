@@ -24,7 +24,7 @@ import { createMailer, type Mailer } from './platform/mailer.ts';
 import { modules } from './modules/index.ts';
 import type { App, AppDeps } from './platform/module.ts';
 import { transactionPlugin } from './platform/transaction.ts';
-import { registerInputGuard } from './platform/input-guard.ts';
+import { registerInputGuard, registerJsonParser } from './platform/input-guard.ts';
 import { loggerOptions, RequestLogController } from './platform/request-log.ts';
 
 export type { App, AppDeps };
@@ -158,6 +158,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerJsonParser(app);
   registerInputGuard(app);
 
   // Answers of 1 KiB or more in brotli (quality 4) or gzip, as Accept-Encoding allows; files the build compressed
