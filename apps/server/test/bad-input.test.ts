@@ -163,6 +163,26 @@ describe.each(testDatabaseKinds())('bad input on %s', (kind) => {
     expect((await cashier.request('POST', '/api/sales', valid, { 'idempotency-key': id })).status).toBe(201);
   });
 
+  it('client-made ids: the nil and the max UUID are refused with 400 on every create that takes one, and nothing is written', async () => {
+    const cashier = (await clientsOf(t, { ...ph, users: { cashier: ph.users.cashier! } })).cashier!;
+    const id = '4e1f2c3a-4b5c-4d6e-8f70-8192a3b4c5d6';
+    expect((await cashier.request('POST', '/api/sales', { id, lines: [{ productId: product, quantity: 1 }], payments: [{ method: 'Cash', amountCents: 1_500 }] }, { 'idempotency-key': id })).status).toBe(201);
+    const client = (await t.db.owner.query<{ id: string }>(`INSERT INTO contacts (pharmacy_id, type, name) VALUES ($1, 'customer', 'Wanjiru') RETURNING id`, [ph.pharmacyId]))[0]!.id;
+    for (const placeholder of ['00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF']) {
+      const key = { 'idempotency-key': placeholder };
+      const bodies: [string, string, Record<string, unknown>][] = [
+        ['POST', '/api/sales', { id: placeholder, lines: [{ productId: product, quantity: 1 }], payments: [{ method: 'Cash', amountCents: 1_500 }] }],
+        ['POST', '/api/suspended-sales', { id: placeholder, lines: [{ productId: product, quantity: 1 }] }],
+        ['POST', `/api/sales/${id}/returns`, { id: placeholder, lines: [{ line: 1, quantity: 1 }] }],
+        ['POST', '/api/customer-payments', { id: placeholder, clientId: client, amountCents: 100, method: 'Cash' }],
+      ];
+      await expectRefused(owner, 'POST', '/api/sales', bodies.map(([, url, body]) => ({ label: `the id ${placeholder} on ${url}`, url, body: JSON.stringify(body), headers: key, expect: V('id') })));
+      const res = await owner.request('POST', '/api/sales', bodies[0]![2], key);
+      // zod's uuid() takes the two placeholders in lower case only; the upper-case max UUID is already 'Invalid UUID'.
+      expect(res.body.error.message).toBe(placeholder === placeholder.toLowerCase() ? 'The id must be a random UUID, not the nil or max UUID.' : 'Invalid UUID');
+    }
+  });
+
   it('users: invite', async () => {
     const valid = { email: 'new.cashier@bad-input.test', name: 'New Cashier', role: 'cashier', hasPosAccess: true };
     await expectRefused(owner, 'POST', '/api/users/invite', [
@@ -270,7 +290,15 @@ describe.each(testDatabaseKinds())('bad input on %s', (kind) => {
       { label: 'no lines', body: { ...valid, items: [] }, expect: V('items') },
       { label: 'a 501-character reason', body: { ...valid, reason: 'r'.repeat(501) }, expect: V('reason') },
       { label: 'a product id that is not an id', body: { ...valid, items: [{ ...line, productId: 'cetirizine' }] }, expect: V('productId') },
+      { label: 'an impossible expiry date and no batch number', body: { ...valid, items: [{ ...line, delta: 2, expiryDate: '2026-02-30' }] }, expect: V('expiryDate') },
+      { label: 'an impossible expiry date with a batch number', body: { ...valid, items: [{ ...line, delta: 2, batchNumber: 'C9', expiryDate: '2026-02-30' }] }, expect: V('expiryDate') },
     ]);
+    // The sentence is the invalid-date message (never BATCH_EXPIRED, never a 201 that drops the date).
+    for (const batch of [{}, { batchNumber: 'C9' }]) {
+      const res = await owner.post('/api/stock/adjustments', { ...valid, items: [{ ...line, ...batch, delta: 2, expiryDate: '2026-02-30' }] });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'The expiry date must be a real date (YYYY-MM-DD).' });
+    }
   });
 
   it('stock: transfers (request and receive)', async () => {
