@@ -95,6 +95,12 @@ test('a DDA sale shows in the register with its prescriber and balance; it print
   const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PDF' }).click()]);
   expect(pdf.suggestedFilename()).toMatch(/^dda-register-.*\.pdf$/);
   expect(readFileSync(await pdf.path()).subarray(0, 5).toString()).toBe('%PDF-');
+
+  // On a phone the register's table scrolls inside its card; the page never scrolls sideways.
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.reload();
+  await expect(register.locator('tr[data-kind="dispensing"]')).toHaveCount(1);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });
 
 test('bad ranges are explained beside the dates, and a period without DDA movements shows an empty register', async ({ page }) => {
