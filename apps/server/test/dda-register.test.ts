@@ -109,6 +109,20 @@ describe.each(testDatabaseKinds())('the DDA register on %s', (kind) => {
     expect((await c.owner!.post(`/api/stock/transfers/${transferId}/approve`, {})).status).toBe(200);
     expect((await c.owner!.post(`/api/stock/transfers/${transferId}/dispatch`, {})).status).toBe(200);
     expect((await c.owner!.request('POST', `/api/stock/transfers/${transferId}/receive`, {}, { 'idempotency-key': randomUUID() })).status).toBe(200);
+    // A suspended sale holds 2 pieces in reserve: still on the shelf, so still in the register's balance.
+    const suspendedId = randomUUID();
+    const suspended = await c.cashier!.request(
+      'POST',
+      '/api/suspended-sales',
+      { id: suspendedId, clientId: client, lines: [{ productId: morphine, quantity: 2, prescription: { doctorName: 'Dr. Otieno', hospitalName: 'Kenyatta National Hospital' } }] },
+      { 'idempotency-key': suspendedId },
+    );
+    expect(suspended.status, JSON.stringify(suspended.body)).toBe(201);
+    const [held] = await t.db.owner.query<{ quantity: number; reserved_quantity: number }>(
+      `SELECT quantity, reserved_quantity FROM branch_products WHERE pharmacy_id = $1 AND branch_id = $2 AND product_id = $3`,
+      [ph.pharmacyId, main, morphine],
+    );
+    expect(held).toEqual({ quantity: 37, reserved_quantity: 2 });
     expect(await ledgerProblems(t.db, ph.pharmacyId)).toEqual([]);
   });
   afterAll(async () => t?.close());
