@@ -29,16 +29,15 @@ import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useProducts } from '@/features/products/api/products';
 import { fetchWholeDdaRegister, useDdaRegister } from '@/features/reports/api/dda-register';
 import { downloadDdaCsv, downloadDdaPdf, type DdaRegisterHeading, type Translate } from '@/features/reports/components/dda-register-export';
-import i18n from '@/i18n';
 import ddaCatalogue from '@/i18n/en/dda.json';
+import { registerCatalogue } from '@/i18n/register';
 import { errorMessage } from '@/lib/api';
 import { formatDate, formatNumber } from '@/lib/format';
 import { useLiveStock } from '@/lib/live-stock/live-stock';
 import { toast } from '@/lib/toast';
 import { pageParam, useUrlFilters } from '@/lib/use-url-filters';
 
-// The register's catalogue comes with the page, not with every first load (the till's budget).
-if (!i18n.hasResourceBundle('en', 'dda')) i18n.addResourceBundle('en', 'dda', ddaCatalogue);
+registerCatalogue('dda', ddaCatalogue);
 
 /** The prescription's details under a dispensing line: number and date, patient id, prescriber's licence. */
 function PrescriptionDetails({ line }: { line: DdaRegisterLine }) {
