@@ -197,6 +197,8 @@ export const salesTotalsSchema = z.object({
 export type SalesTotals = z.infer<typeof salesTotalsSchema>;
 
 export const dashboardSalesResponseSchema = z.object({
+  /** The pharmacy's business date the presets were resolved on. */
+  today: z.string(),
   range: z.object({
     preset: z.enum(DATE_PRESETS),
     start: z.string(),

@@ -67,6 +67,7 @@ export async function getDashboardSales(q: Queryable, ctx: RequestContext, query
   const expensesCents = expenses.reduce((a, e) => a + e.amount_cents, 0);
   const estimatedCostCents = sum('estimated_cost_cents');
   return {
+    today,
     range: { preset: range.preset, start: range.start, end: range.end, granularity: range.granularity, label: periodLabel(range.start, range.end) },
     branchId: filter.branchId,
     paymentMethod: filter.paymentMethod,
