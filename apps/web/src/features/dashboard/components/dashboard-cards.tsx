@@ -1,3 +1,4 @@
+import '@/features/dashboard/i18n';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -21,7 +22,7 @@ function Muted({ children }: { children: React.ReactNode }) {
 
 /** The last 7 days' expenses, newest first, 5 shown. */
 export function RecentExpenses({ today, branchId }: { today: string; branchId: string | undefined }) {
-  const { t } = useTranslation('dashboard');
+  const { t } = useTranslation('overview');
   const expenses = useRecentExpenses(addDays(today, -(RECENT_EXPENSE_DAYS - 1)), branchId, true);
   return (
     <Card title={t('recentExpenses.title')} description={t('recentExpenses.description')} actions={<Link className="text-sm font-medium text-primary hover:underline" to="/app/reports/expenses">{t('recentExpenses.viewAll')}</Link>}>
@@ -52,7 +53,7 @@ export function RecentExpenses({ today, branchId }: { today: string; branchId: s
 
 /** The plan's usage: red above 90 %, yellow above 70 %, unlimited for -1. */
 export function PlanUsage() {
-  const { t } = useTranslation('dashboard');
+  const { t } = useTranslation('overview');
   const subscription = useSubscription();
   const plan = subscription.data?.subscription;
   const usage = subscription.data?.usage;
@@ -81,7 +82,7 @@ export function PlanUsage() {
 
 /** Supplier payments due are the card above; here what customers owe on credit and M-Pesa money to reconcile. */
 export function FinancialControls() {
-  const { t } = useTranslation('dashboard');
+  const { t } = useTranslation('overview');
   const credit = useCreditOutstanding(true);
   const mpesa = useUnmatchedMpesa(true);
   return (
@@ -114,7 +115,7 @@ export function FinancialControls() {
 
 /** Refills overdue, due today or in the next 7 days: 4 shown, then 'Show N more'. */
 export function RefillReminders() {
-  const { t } = useTranslation('dashboard');
+  const { t } = useTranslation('overview');
   const refills = useRefillWindow(true);
   const [all, setAll] = useState(false);
   const items = refills.data?.items ?? [];

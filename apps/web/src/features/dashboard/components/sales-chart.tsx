@@ -1,3 +1,4 @@
+import '@/features/dashboard/i18n';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
@@ -31,7 +32,7 @@ export function thousands(cents: number): string {
  * the filter by day, week or month, or the last 12 months; bars or lines; revenue, profit or both.
  */
 export default function SalesChart({ data }: { data: DashboardSalesResponse }) {
-  const { t } = useTranslation('dashboard');
+  const { t } = useTranslation('overview');
   const [view, setView] = useState<ViewMode>('period');
   const [type, setType] = useState<ChartType>('bar');
   const [dataType, setDataType] = useState<DataType>('total');

@@ -1,3 +1,4 @@
+import '@/features/dashboard/i18n';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertTriangle, RefreshCw } from 'lucide-react';
@@ -52,7 +53,7 @@ export function useDashboardFilters() {
 
 /** The four cards of the Sales overview: Total Sales, Purchase Cost, Total Profit, Profit Margin. */
 export function SalesCards({ data }: { data: DashboardSalesResponse }) {
-  const { t } = useTranslation('dashboard');
+  const { t } = useTranslation('overview');
   const { totals } = data;
   const tone = profitTone(totals.status);
   const status = t(`sales.status.${STATUS_KEYS[totals.status]}`);
@@ -72,7 +73,7 @@ export function SalesCards({ data }: { data: DashboardSalesResponse }) {
 
 /** Net profit after the period's expenses, the top 3 expense categories and the High Expense Alert. */
 function ProfitAnalysis({ data }: { data: DashboardSalesResponse }) {
-  const { t } = useTranslation('dashboard');
+  const { t } = useTranslation('overview');
   const { totals } = data;
   const rows: [string, string, string?][] = [
     [t('profit.revenue'), formatMoney(totals.totalRevenue)],
@@ -126,7 +127,7 @@ function ProfitAnalysis({ data }: { data: DashboardSalesResponse }) {
  * the four cards, the sales chart and the profit analysis, all from GET /api/dashboard/sales.
  */
 export function SalesOverview({ branches }: { branches: readonly { id: string; name: string }[] }) {
-  const { t } = useTranslation('dashboard');
+  const { t } = useTranslation('overview');
   const queryClient = useQueryClient();
   const { query, update, clear } = useDashboardFilters();
   const problem = query.dateFilter === 'custom' ? resolveDateFilter('custom', '1970-01-01', query) : null;

@@ -1,0 +1,10 @@
+import i18n from '@/i18n';
+import overview from '@/i18n/en/overview.json';
+
+/**
+ * The dashboard's sales overview and cards have their own namespace, registered when the dashboard's chunk loads:
+ * the shell's statically imported catalogues are part of every screen's first load (the till's and the sign-in
+ * page's budgets), and these strings are only ever read on the dashboard.
+ */
+export const OVERVIEW_NS = 'overview';
+if (!i18n.hasResourceBundle('en', OVERVIEW_NS)) i18n.addResourceBundle('en', OVERVIEW_NS, overview);
