@@ -220,4 +220,21 @@ describe.each(testDatabaseKinds())('per-day summaries on %s', (kind) => {
     expect(await summaryDrift(t.db, ph.pharmacyId)).toEqual([]);
     expect(await t.db.owner.query(`SELECT * FROM daily_sales WHERE pharmacy_id = $1 ORDER BY 1, 2, 3, 4, 5`, [ph.pharmacyId])).toEqual(before);
   });
+
+  it('concurrent sales and returns of one branch and day add up: every change counted once, none lost', async () => {
+    const sell = (who: TestClient, quantity: number) => {
+      const id = randomUUID();
+      return who.request('POST', '/api/sales', { id, lines: [{ productId: products[1]!, quantity }, { productId: products[0]!, quantity: 1 }], payments: [{ method: 'Cash', amountCents: 1_000_000 }] }, { 'idempotency-key': id });
+    };
+    const sales = await Promise.all(Array.from({ length: 12 }, (_, i) => sell(i % 2 ? c.owner! : c.cashier!, 1 + (i % 3))));
+    expect(sales.map((r) => r.status)).toEqual(Array(12).fill(201));
+    const returns = await Promise.all(
+      sales.slice(0, 6).map((r) => {
+        const id = randomUUID();
+        return c.manager!.request('POST', `/api/sales/${r.body.id}/returns`, { id, lines: [{ line: 2, quantity: 1 }], refundMethod: 'Cash' }, { 'idempotency-key': id });
+      }),
+    );
+    expect(returns.map((r) => r.status)).toEqual(Array(6).fill(201));
+    expect(await summaryDrift(t.db, ph.pharmacyId)).toEqual([]);
+  });
 });

@@ -18,7 +18,8 @@
 -- Every writer goes through the statement-level triggers below, in the transaction of the change: a sale (its
 -- one statement writes the sale, its lines and their batch takes; the lines' trigger runs after the whole
 -- statement and so sees the batch takes), a return, a void, an expense. Increments, never rewrites: the upserts
--- add the change's figures to the row (ON CONFLICT DO UPDATE SET x = x + EXCLUDED.x). The test
+-- add the change's figures to the row (ON CONFLICT DO UPDATE SET x = x + EXCLUDED.x), in key order (ORDER BY), so two
+-- transactions touching the same rows lock them in the same order and never deadlock on them. The test
 -- daily-summaries.test.ts compares them with a full recomputation from the raw rows.
 
 CREATE TABLE daily_sales (
@@ -79,7 +80,7 @@ BEGIN
   INSERT INTO daily_sales AS d (pharmacy_id, branch_id, business_day, payment_method, cashier_id, sale_count, revenue_cents, subtotal_cents, discount_cents, tax_cents)
   SELECT n.pharmacy_id, n.branch_id, n.sale_date, n.payment_method, coalesce(n.cashier_id, '00000000-0000-0000-0000-000000000000'),
          count(*), sum(n.total_cents), sum(n.subtotal_cents), sum(n.discount_cents), sum(n.tax_cents)
-    FROM new_sales n GROUP BY 1, 2, 3, 4, 5
+    FROM new_sales n GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
   ON CONFLICT (pharmacy_id, branch_id, business_day, payment_method, cashier_id) DO UPDATE
     SET sale_count = d.sale_count + EXCLUDED.sale_count, revenue_cents = d.revenue_cents + EXCLUDED.revenue_cents,
         subtotal_cents = d.subtotal_cents + EXCLUDED.subtotal_cents, discount_cents = d.discount_cents + EXCLUDED.discount_cents,
@@ -105,7 +106,7 @@ BEGIN
                                           discount_cents, tax_cents, cost_cents, estimated_cost_cents)
     SELECT pharmacy_id, branch_id, sale_date, product_id, sum(quantity), count(*), sum(total_cents), sum(gross_cents), sum(discount_cents),
            sum(tax_cents), sum(cost_cents), sum(estimated_cents)
-      FROM lines GROUP BY 1, 2, 3, 4
+      FROM lines GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
     ON CONFLICT (pharmacy_id, branch_id, business_day, product_id) DO UPDATE
       SET quantity = d.quantity + EXCLUDED.quantity, line_count = d.line_count + EXCLUDED.line_count,
           revenue_cents = d.revenue_cents + EXCLUDED.revenue_cents, gross_cents = d.gross_cents + EXCLUDED.gross_cents,
@@ -114,7 +115,7 @@ BEGIN
   )
   INSERT INTO daily_sales AS d (pharmacy_id, branch_id, business_day, payment_method, cashier_id, cost_cents, estimated_cost_cents)
   SELECT pharmacy_id, branch_id, sale_date, payment_method, cashier_id, sum(cost_cents), sum(estimated_cents)
-    FROM lines GROUP BY 1, 2, 3, 4, 5
+    FROM lines GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
   ON CONFLICT (pharmacy_id, branch_id, business_day, payment_method, cashier_id) DO UPDATE
     SET cost_cents = d.cost_cents + EXCLUDED.cost_cents, estimated_cost_cents = d.estimated_cost_cents + EXCLUDED.estimated_cost_cents;
   RETURN NULL;
@@ -128,7 +129,7 @@ BEGIN
   SELECT s.pharmacy_id, s.branch_id, s.sale_date, s.payment_method, coalesce(s.cashier_id, '00000000-0000-0000-0000-000000000000'),
          count(*) FILTER (WHERE r.kind = 'void'), count(*) FILTER (WHERE r.kind = 'return'), sum(r.refund_cents)
     FROM new_returns r JOIN sales s ON s.pharmacy_id = r.pharmacy_id AND s.id = r.sale_id
-   GROUP BY 1, 2, 3, 4, 5
+   GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
   ON CONFLICT (pharmacy_id, branch_id, business_day, payment_method, cashier_id) DO UPDATE
     SET void_count = d.void_count + EXCLUDED.void_count, return_count = d.return_count + EXCLUDED.return_count,
         returned_cents = d.returned_cents + EXCLUDED.returned_cents;
@@ -149,14 +150,14 @@ BEGIN
   ), products AS (
     INSERT INTO daily_product_sales AS d (pharmacy_id, branch_id, business_day, product_id, returned_quantity, returned_cents, returned_cost_cents)
     SELECT pharmacy_id, branch_id, sale_date, product_id, sum(quantity), sum(refund_cents), sum(cost_cents)
-      FROM items GROUP BY 1, 2, 3, 4
+      FROM items GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
     ON CONFLICT (pharmacy_id, branch_id, business_day, product_id) DO UPDATE
       SET returned_quantity = d.returned_quantity + EXCLUDED.returned_quantity, returned_cents = d.returned_cents + EXCLUDED.returned_cents,
           returned_cost_cents = d.returned_cost_cents + EXCLUDED.returned_cost_cents
   )
   INSERT INTO daily_sales AS d (pharmacy_id, branch_id, business_day, payment_method, cashier_id, returned_cost_cents)
   SELECT pharmacy_id, branch_id, sale_date, payment_method, cashier_id, sum(cost_cents)
-    FROM items GROUP BY 1, 2, 3, 4, 5
+    FROM items GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
   ON CONFLICT (pharmacy_id, branch_id, business_day, payment_method, cashier_id) DO UPDATE
     SET returned_cost_cents = d.returned_cost_cents + EXCLUDED.returned_cost_cents;
   RETURN NULL;
