@@ -11,6 +11,7 @@ import {
   PackagePlus,
   Settings,
   TrendingDown,
+  UserCog,
   Users,
   Wallet,
   type LucideIcon,
@@ -45,6 +46,7 @@ const QUICK_ACTIONS: readonly QuickAction[] = [
   { key: 'expenses', to: '/app/reports/expenses', icon: Wallet, visible: (_s, can) => can('report:financial') },
   { key: 'lowStock', to: '/app/reports/low-stock', icon: TrendingDown, visible: (_s, can) => can('report:inventory') },
   { key: 'refillAlerts', to: '/app/reports/refill-alerts', icon: Bell, visible: (_s, can) => can('report:inventory') },
+  { key: 'users', to: '/app/users', icon: UserCog, visible: (_s, can) => can('user:read') },
   { key: 'settings', to: '/app/settings', icon: Settings, visible: (s) => canSeeSettings(s) },
 ];
 
@@ -189,7 +191,7 @@ function FullDashboardCards({ can }: { can: (p: Permission) => boolean }) {
         <PlanUsage />
         {can('product:read') && can('report:inventory') ? <RefillReminders /> : null}
       </div>
-      {can('inventory:read') || can('product:read') ? <StockHealth canReport={can('report:inventory')} /> : null}
+      {can('product:read') ? <StockHealth canReport={can('report:inventory')} /> : null}
     </>
   );
 }
