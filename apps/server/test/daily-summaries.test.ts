@@ -38,7 +38,9 @@ export async function summaryDrift(db: Database, pharmacyId: string): Promise<un
               coalesce(sum((SELECT sum(l.line_estimated) FROM (${lineCosts}) l WHERE l.sale_id = s.id)), 0)::bigint AS estimated_cost_cents,
               coalesce(sum((SELECT sum(r.refund_cents) FROM sale_returns r WHERE r.pharmacy_id = $1 AND r.sale_id = s.id)), 0)::bigint AS returned_cents,
               coalesce(sum((SELECT sum(rc.cost) FROM (${returnCosts}) rc WHERE rc.sale_id = s.id)), 0)::bigint AS returned_cost_cents
-         FROM sales s WHERE s.pharmacy_id = $1
+         FROM sales s
+        -- A sale counts with its line 1 (every sale has lines).
+        WHERE s.pharmacy_id = $1 AND EXISTS (SELECT 1 FROM sale_items one WHERE one.pharmacy_id = $1 AND one.sale_id = s.id AND one.line = 1)
         GROUP BY 1, 2, 3, 4),
      kept AS (
        SELECT branch_id, business_day, payment_method, cashier_id, sale_count, void_count, return_count, revenue_cents, subtotal_cents, discount_cents,

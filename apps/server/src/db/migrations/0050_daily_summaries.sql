@@ -3,7 +3,8 @@
 --
 -- daily_sales: per pharmacy, branch, business day (the sale's sale_date, so a backdated sale counts on the day it
 --   was dated), payment method of the sale and cashier (no cashier: the nil uuid). sale_count and the sale-level
---   money (revenue = the sales' totals, subtotal, discount, tax) come from the sales rows; cost_cents is the cost of
+--   money (revenue = the sales' totals, subtotal, discount, tax) come from the sales rows, counted with the sale's
+--   line 1 (every sale has at least one line; the till refuses an empty cart); cost_cents is the cost of
 --   the lines (the batches each line took; a line without batch takes costs its recorded purchase price; a line
 --   with neither is estimated at 70 % of its total, and that part is also in estimated_cost_cents);
 --   returned_cents is what returns and voids refunded, returned_cost_cents the cost of the pieces they gave back;
@@ -17,7 +18,8 @@
 --
 -- Every writer goes through the statement-level triggers below, in the transaction of the change: a sale (its
 -- one statement writes the sale, its lines and their batch takes; the lines' trigger runs after the whole
--- statement and so sees the batch takes), a return, a void, an expense. Increments, never rewrites: the upserts
+-- statement and so sees the batch takes; one trigger, on the lines, keeps both tables of a sale), a return, a
+-- void, an expense. Increments, never rewrites: the upserts
 -- add the change's figures to the row (ON CONFLICT DO UPDATE SET x = x + EXCLUDED.x), in key order (ORDER BY), so two
 -- transactions touching the same rows lock them in the same order and never deadlock on them. The test
 -- daily-summaries.test.ts compares them with a full recomputation from the raw rows.
@@ -75,26 +77,17 @@ CREATE TABLE daily_expenses (
 );
 CREATE INDEX daily_expenses_day ON daily_expenses (pharmacy_id, business_day);
 
-CREATE FUNCTION daily_sales_of_sales() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO daily_sales AS d (pharmacy_id, branch_id, business_day, payment_method, cashier_id, sale_count, revenue_cents, subtotal_cents, discount_cents, tax_cents)
-  SELECT n.pharmacy_id, n.branch_id, n.sale_date, n.payment_method, coalesce(n.cashier_id, '00000000-0000-0000-0000-000000000000'),
-         count(*), sum(n.total_cents), sum(n.subtotal_cents), sum(n.discount_cents), sum(n.tax_cents)
-    FROM new_sales n GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
-  ON CONFLICT (pharmacy_id, branch_id, business_day, payment_method, cashier_id) DO UPDATE
-    SET sale_count = d.sale_count + EXCLUDED.sale_count, revenue_cents = d.revenue_cents + EXCLUDED.revenue_cents,
-        subtotal_cents = d.subtotal_cents + EXCLUDED.subtotal_cents, discount_cents = d.discount_cents + EXCLUDED.discount_cents,
-        tax_cents = d.tax_cents + EXCLUDED.tax_cents;
-  RETURN NULL;
-END $$;
-CREATE TRIGGER sales_daily_summaries AFTER INSERT ON sales REFERENCING NEW TABLE AS new_sales
-  FOR EACH STATEMENT EXECUTE FUNCTION daily_sales_of_sales();
-
 CREATE FUNCTION daily_sales_of_sale_items() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   WITH lines AS (
     SELECT s.pharmacy_id, s.branch_id, s.sale_date, s.payment_method, coalesce(s.cashier_id, '00000000-0000-0000-0000-000000000000'::uuid) AS cashier_id,
            i.product_id, i.quantity, i.total_cents, i.gross_cents, i.discount_cents, i.tax_cents,
+           -- The sale's own figures ride on its line 1 (every sale has one), so a sale counts once however its lines are written.
+           (i.line = 1)::int AS sale_count,
+           CASE WHEN i.line = 1 THEN s.total_cents ELSE 0 END AS sale_total_cents,
+           CASE WHEN i.line = 1 THEN s.subtotal_cents ELSE 0 END AS sale_subtotal_cents,
+           CASE WHEN i.line = 1 THEN s.discount_cents ELSE 0 END AS sale_discount_cents,
+           CASE WHEN i.line = 1 THEN s.tax_cents ELSE 0 END AS sale_tax_cents,
            CASE WHEN t.cost IS NOT NULL THEN t.cost WHEN i.cost_cents > 0 THEN i.cost_cents * i.quantity ELSE round(i.total_cents * 0.7)::bigint END AS cost_cents,
            CASE WHEN t.cost IS NULL AND i.cost_cents = 0 THEN round(i.total_cents * 0.7)::bigint ELSE 0 END AS estimated_cents
       FROM new_items i
@@ -113,11 +106,16 @@ BEGIN
           discount_cents = d.discount_cents + EXCLUDED.discount_cents, tax_cents = d.tax_cents + EXCLUDED.tax_cents,
           cost_cents = d.cost_cents + EXCLUDED.cost_cents, estimated_cost_cents = d.estimated_cost_cents + EXCLUDED.estimated_cost_cents
   )
-  INSERT INTO daily_sales AS d (pharmacy_id, branch_id, business_day, payment_method, cashier_id, cost_cents, estimated_cost_cents)
-  SELECT pharmacy_id, branch_id, sale_date, payment_method, cashier_id, sum(cost_cents), sum(estimated_cents)
+  INSERT INTO daily_sales AS d (pharmacy_id, branch_id, business_day, payment_method, cashier_id, sale_count, revenue_cents, subtotal_cents,
+                                discount_cents, tax_cents, cost_cents, estimated_cost_cents)
+  SELECT pharmacy_id, branch_id, sale_date, payment_method, cashier_id, sum(sale_count), sum(sale_total_cents), sum(sale_subtotal_cents),
+         sum(sale_discount_cents), sum(sale_tax_cents), sum(cost_cents), sum(estimated_cents)
     FROM lines GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
   ON CONFLICT (pharmacy_id, branch_id, business_day, payment_method, cashier_id) DO UPDATE
-    SET cost_cents = d.cost_cents + EXCLUDED.cost_cents, estimated_cost_cents = d.estimated_cost_cents + EXCLUDED.estimated_cost_cents;
+    SET sale_count = d.sale_count + EXCLUDED.sale_count, revenue_cents = d.revenue_cents + EXCLUDED.revenue_cents,
+        subtotal_cents = d.subtotal_cents + EXCLUDED.subtotal_cents, discount_cents = d.discount_cents + EXCLUDED.discount_cents,
+        tax_cents = d.tax_cents + EXCLUDED.tax_cents, cost_cents = d.cost_cents + EXCLUDED.cost_cents,
+        estimated_cost_cents = d.estimated_cost_cents + EXCLUDED.estimated_cost_cents;
   RETURN NULL;
 END $$;
 CREATE TRIGGER sale_items_daily_summaries AFTER INSERT ON sale_items REFERENCING NEW TABLE AS new_items
@@ -197,6 +195,7 @@ SELECT s.pharmacy_id, s.branch_id, s.sale_date, s.payment_method, coalesce(s.cas
        count(*), coalesce(sum(r.voids), 0), coalesce(sum(r.returns), 0), sum(s.total_cents), sum(s.subtotal_cents), sum(s.discount_cents),
        sum(s.tax_cents), coalesce(sum(l.cost), 0), coalesce(sum(l.estimated), 0), coalesce(sum(r.refunded), 0), coalesce(sum(ri.cost), 0)
   FROM sales s
+  JOIN sale_items one ON one.pharmacy_id = s.pharmacy_id AND one.sale_id = s.id AND one.line = 1
   LEFT JOIN LATERAL (SELECT sum(i.line_cost) AS cost, sum(i.line_estimated) AS estimated FROM sale_line_costs i
                       WHERE i.pharmacy_id = s.pharmacy_id AND i.sale_id = s.id) l ON true
   LEFT JOIN LATERAL (SELECT count(*) FILTER (WHERE x.kind = 'void') AS voids, count(*) FILTER (WHERE x.kind = 'return') AS returns,
