@@ -62,8 +62,8 @@ test('the owner sees stock health per branch on the dashboard, with numbers that
       card.getByText(`${n(branch.nearExpiryBatches)} batch${branch.nearExpiryBatches === 1 ? '' : 'es'} expiring within ${summary.expiryAlertDays} days (${n(branch.nearExpiryQuantity)} pieces).`),
     ).toBeVisible();
   }
-  // The sales overview placeholder stays.
-  await expect(page.getByText('Sales overview')).toBeVisible();
+  // The sales overview is there too.
+  await expect(page.getByRole('heading', { name: 'Sales Filters' })).toBeVisible();
 
   // Main Branch's expired batches open the expiry report for that branch, expired only.
   const main = seeded.find((b) => b.branchName === 'Main Branch')!;

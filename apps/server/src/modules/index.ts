@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { registerAdmin } from './admin/admin.routes.ts';
 import { registerAuth } from './auth/auth.routes.ts';
 import { registerContacts } from './contacts/contacts.routes.ts';
+import { registerDashboard } from './dashboard/dashboard.routes.ts';
 import { registerDemoModule } from './demo/demo.routes.ts';
 import { registerEvents } from './events/events.routes.ts';
 import { registerExpenses } from './expenses/expenses.routes.ts';
@@ -44,6 +45,7 @@ export const modules: FastifyPluginAsync<AppDeps>[] = [
   modulePlugin('supplier-payments', registerSupplierPayments),
   modulePlugin('sales', registerSales),
   modulePlugin('expenses', registerExpenses),
+  modulePlugin('dashboard', registerDashboard),
   modulePlugin('purchases', registerPurchases),
   modulePlugin('pos', registerPos),
   modulePlugin('suspended-sales', registerSuspendedSales),

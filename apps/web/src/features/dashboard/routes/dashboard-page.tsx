@@ -9,9 +9,9 @@ import {
   Monitor,
   Package,
   PackagePlus,
-  Receipt,
   Settings,
   TrendingDown,
+  UserCog,
   Users,
   Wallet,
   type LucideIcon,
@@ -21,11 +21,13 @@ import { canAccessPOS, canSeeSettings, isBasicUser, type Permission, type Permis
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { Badge } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
-import { EmptyState } from '@/components/ui/empty-state';
 import { formatDateTime, formatLocale } from '@/lib/format';
 import { greetingKey } from '@/features/dashboard/greeting';
 import { PaymentDueAlert } from '@/features/dashboard/components/payment-due';
 import { StockHealth } from '@/features/dashboard/components/stock-health';
+import { SalesOverview, useDashboardFilters } from '@/features/dashboard/components/sales-overview';
+import { FinancialControls, PlanUsage, RecentExpenses, RefillReminders } from '@/features/dashboard/components/dashboard-cards';
+import { useDashboardSales } from '@/features/dashboard/api/dashboard';
 import { useShellSettingsContext, type ShellSettings } from '@/lib/pharmacy-settings';
 
 interface QuickAction {
@@ -44,6 +46,7 @@ const QUICK_ACTIONS: readonly QuickAction[] = [
   { key: 'expenses', to: '/app/reports/expenses', icon: Wallet, visible: (_s, can) => can('report:financial') },
   { key: 'lowStock', to: '/app/reports/low-stock', icon: TrendingDown, visible: (_s, can) => can('report:inventory') },
   { key: 'refillAlerts', to: '/app/reports/refill-alerts', icon: Bell, visible: (_s, can) => can('report:inventory') },
+  { key: 'users', to: '/app/users', icon: UserCog, visible: (_s, can) => can('user:read') },
   { key: 'settings', to: '/app/settings', icon: Settings, visible: (s) => canSeeSettings(s) },
 ];
 
@@ -169,8 +172,31 @@ function BasicWelcome({ subject, can }: { subject: PermissionSubject; can: (p: P
   );
 }
 
+/**
+ * The cards under the sales overview, each shown by its permission: recent expenses, the financial controls
+ * (supplier payments due, customer credit, M-Pesa to reconcile) and plan usage with report:financial; inventory
+ * alerts with inventory:read; refill reminders with product:read (their list is the refill report's, report:inventory).
+ */
+function FullDashboardCards({ can }: { can: (p: Permission) => boolean }) {
+  const { query } = useDashboardFilters();
+  // The same query as the overview's: answered from the cache.
+  const today = useDashboardSales(query, false).data?.today;
+  const financial = can('report:financial');
+  return (
+    <>
+      {financial ? <PaymentDueAlert /> : null}
+      <div className="grid gap-4 lg:grid-cols-2">
+        {financial && today ? <RecentExpenses today={today} branchId={query.branchId} /> : null}
+        {financial ? <FinancialControls /> : null}
+        <PlanUsage />
+        {can('product:read') && can('report:inventory') ? <RefillReminders /> : null}
+      </div>
+      {can('product:read') ? <StockHealth canReport={can('report:inventory')} /> : null}
+    </>
+  );
+}
+
 export default function DashboardPage() {
-  const { t } = useTranslation('dashboard');
   const { me, subject, can } = usePermissions();
   const now = useNow(60_000);
   const shell = useShellSettingsContext();
@@ -187,9 +213,8 @@ export default function DashboardPage() {
       ) : (
         <>
           {shell.displaySettings.showQuickActions ? <QuickActions subject={subject} can={can} /> : null}
-          {can('report:financial') ? <PaymentDueAlert /> : null}
-          {can('product:read') ? <StockHealth canReport={can('report:inventory')} /> : null}
-          <EmptyState icon={<Receipt className="size-10" />} title={t('analytics.title')} description={t('analytics.description')} />
+          <SalesOverview branches={me.allowedBranches} />
+          <FullDashboardCards can={can} />
         </>
       )}
     </div>
