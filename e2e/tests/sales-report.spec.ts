@@ -102,6 +102,13 @@ test('the report shows a sale made today; filters stay in the address bar; CSV a
   const cells = [...files.entries()].filter(([file]) => file.startsWith('xl/')).map(([, text]) => text).join('\n');
   expect(cells).toContain(name);
   expect(cells).toContain('Net revenue');
+
+  // The PDF, built in the browser.
+  const pdfDownload = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'PDF' }).click();
+  const pdfFile = await pdfDownload;
+  expect(pdfFile.suggestedFilename()).toMatch(/^sales-report-.*\.pdf$/);
+  expect(readFileSync(await pdfFile.path()).subarray(0, 5).toString()).toBe('%PDF-');
 });
 
 test('a pharmacy without sales sees the empty state, not an error', async ({ page }) => {
@@ -115,4 +122,14 @@ test('a pharmacy without sales sees the empty state, not an error', async ({ pag
 test('a custom range ending before it starts is refused with a clear message', async ({ page }) => {
   await signInAs(page, 'owner', { open: '/app/reports/sales?dateFilter=custom&startDate=2026-03-10&endDate=2026-03-01' });
   await expect(page.getByText('The end date must be on or after the start date.')).toBeVisible();
+});
+
+test('the report fits a 360 px phone without scrolling sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await signInAs(page, 'owner', { open: '/app/reports/sales?dateFilter=last30Days' });
+  await expect(page.getByRole('heading', { level: 1, name: 'Sales Report' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Slow movers' })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
 });

@@ -1,3 +1,4 @@
+import '@/features/reports/sales-report-i18n';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Download } from 'lucide-react';

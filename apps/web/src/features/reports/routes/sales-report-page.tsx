@@ -1,3 +1,4 @@
+import '@/features/reports/sales-report-i18n';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FileSpreadsheet, FileText, Printer, RefreshCw } from 'lucide-react';
