@@ -305,4 +305,25 @@ describe.each(testDatabaseKinds())('sales report on %s', (kind) => {
     expect((await otherOwner.get('/api/reports/sales/products')).body).toMatchObject({ rows: [], total: 0 });
     expect((await otherOwner.get('/api/reports/sales/slow-movers')).body).toMatchObject({ rows: [], total: 0 });
   });
+
+  it('counts a sale at its hour in the pharmacy time zone, and a zone the database does not know falls back to Nairobi', async () => {
+    const hourOf = async (id: string, zone: string) =>
+      (
+        await t.db.owner.query<{ sale: number; kept: number }>(
+          `SELECT extract(hour FROM s.created_at AT TIME ZONE $3)::int AS sale,
+                  (SELECT count(*)::int FROM daily_hour_sales h WHERE h.pharmacy_id = $1 AND h.branch_id = s.branch_id AND h.business_day = s.sale_date
+                      AND h.hour = extract(hour FROM s.created_at AT TIME ZONE $3)) AS kept
+             FROM sales s WHERE s.pharmacy_id = $1 AND s.id = $2`,
+          [ph.pharmacyId, id, zone],
+        )
+      )[0]!;
+    for (const [zone, expected] of [
+      ['Asia/Tokyo', 'Asia/Tokyo'],
+      ['Mars/Olympus_Mons', 'Africa/Nairobi'],
+    ] as const) {
+      await t.db.owner.query(`UPDATE settings SET document = jsonb_set(document, '{timezone}', to_jsonb($2::text)) WHERE pharmacy_id = $1`, [ph.pharmacyId, zone]);
+      const id = await sell(c.owner!, [{ productId: product.exempt, quantity: 1 }]);
+      expect((await hourOf(id, expected)).kept).toBe(1);
+    }
+  });
 });
