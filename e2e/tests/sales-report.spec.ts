@@ -133,3 +133,19 @@ test('the report fits a 360 px phone without scrolling sideways', async ({ page 
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
 });
+
+test('a failed load shows Error Loading Sales Data, and Try Again loads the report', async ({ page }) => {
+  await signInAs(page, 'owner', { open: false });
+  // The server fails (the browser retries a 5xx twice by itself) until the error is on screen.
+  let failing = true;
+  await page.route(/\/api\/reports\/sales\?/, async (route) => {
+    if (failing) await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: { code: 'SERVICE_UNAVAILABLE', message: 'The service is busy.' } }) });
+    else await route.continue();
+  });
+  await page.goto('/app/reports/sales?dateFilter=last30Days');
+  await expect(page.getByRole('alert').filter({ hasText: 'Error Loading Sales Data' })).toBeVisible({ timeout: 20_000 });
+  failing = false;
+  await page.getByRole('button', { name: 'Try Again' }).click();
+  await expect(page.getByText('Net Revenue', { exact: true })).toBeVisible();
+  await expect(page.getByText('Error Loading Sales Data')).toHaveCount(0);
+});
