@@ -80,7 +80,55 @@ export async function summaryDrift(db: Database, pharmacyId: string): Promise<un
      (SELECT 'extra' AS drift, * FROM (SELECT * FROM kept EXCEPT SELECT * FROM truth) e)`,
     [pharmacyId],
   );
-  return [...sales.map((r) => ({ table: 'daily_sales', ...r })), ...products.map((r) => ({ table: 'daily_product_sales', ...r })), ...expenses.map((r) => ({ table: 'daily_expenses', ...r }))];
+  return [
+    ...sales.map((r) => ({ table: 'daily_sales', ...r })),
+    ...products.map((r) => ({ table: 'daily_product_sales', ...r })),
+    ...expenses.map((r) => ({ table: 'daily_expenses', ...r })),
+    ...(await salesReportSummaryDrift(db, pharmacyId)),
+  ];
+}
+
+/**
+ * The sales report's summaries of migration 0054 against the raw rows: daily_hour_sales by the hour each sale was
+ * recorded in the pharmacy's time zone, daily_tax_sales by the lines' tax rate (a return's tax is the line's tax
+ * times the share of its pieces returned).
+ */
+export async function salesReportSummaryDrift(db: Database, pharmacyId: string): Promise<unknown[]> {
+  const hours = await db.owner.query(
+    `WITH truth AS (
+       SELECT s.branch_id, s.sale_date AS business_day, extract(hour FROM s.created_at AT TIME ZONE pharmacy_time_zone(s.pharmacy_id))::smallint AS hour,
+              count(*)::int AS sale_count,
+              coalesce(sum((SELECT count(*) FROM sale_returns r WHERE r.pharmacy_id = $1 AND r.sale_id = s.id AND r.kind = 'void')), 0)::int AS void_count,
+              sum(s.total_cents)::bigint AS revenue_cents,
+              coalesce(sum((SELECT sum(r.refund_cents) FROM sale_returns r WHERE r.pharmacy_id = $1 AND r.sale_id = s.id)), 0)::bigint AS returned_cents
+         FROM sales s WHERE s.pharmacy_id = $1
+        GROUP BY 1, 2, 3),
+     kept AS (SELECT branch_id, business_day, hour, sale_count, void_count, revenue_cents, returned_cents FROM daily_hour_sales WHERE pharmacy_id = $1)
+     (SELECT 'missing' AS drift, * FROM (SELECT * FROM truth EXCEPT SELECT * FROM kept) m)
+     UNION ALL
+     (SELECT 'extra' AS drift, * FROM (SELECT * FROM kept EXCEPT SELECT * FROM truth) e)`,
+    [pharmacyId],
+  );
+  const taxes = await db.owner.query(
+    `WITH returned AS (
+       SELECT sale_id, line, sum(quantity) AS quantity, sum(refund_cents) AS refund_cents FROM sale_return_items WHERE pharmacy_id = $1 GROUP BY 1, 2),
+     truth AS (
+       SELECT s.branch_id, s.sale_date AS business_day, i.tax_rate_basis_points, count(*)::int AS line_count, sum(i.total_cents)::bigint AS revenue_cents,
+              sum(i.tax_cents)::bigint AS tax_cents, coalesce(sum(r.refund_cents), 0)::bigint AS returned_cents,
+              coalesce(sum(round(i.tax_cents * r.quantity::numeric / i.quantity)), 0)::bigint AS returned_tax_cents
+         FROM sale_items i
+         JOIN sales s ON s.pharmacy_id = $1 AND s.id = i.sale_id
+         LEFT JOIN returned r ON r.sale_id = i.sale_id AND r.line = i.line
+        WHERE i.pharmacy_id = $1
+        GROUP BY 1, 2, 3),
+     kept AS (SELECT branch_id, business_day, tax_rate_basis_points, line_count, revenue_cents, tax_cents, returned_cents, returned_tax_cents
+                FROM daily_tax_sales WHERE pharmacy_id = $1)
+     (SELECT 'missing' AS drift, * FROM (SELECT * FROM truth EXCEPT SELECT * FROM kept) m)
+     UNION ALL
+     (SELECT 'extra' AS drift, * FROM (SELECT * FROM kept EXCEPT SELECT * FROM truth) e)`,
+    [pharmacyId],
+  );
+  return [...hours.map((r) => ({ table: 'daily_hour_sales', ...r })), ...taxes.map((r) => ({ table: 'daily_tax_sales', ...r }))];
 }
 
 /**
@@ -105,7 +153,7 @@ describe.each(testDatabaseKinds())('per-day summaries on %s', (kind) => {
       [40_000, 30_000],
     ];
     for (const [i, [price, cost]] of catalogue.entries()) {
-      const created = await c.owner!.post('/api/products', { name: `Summary product ${i}`, sku: `DSUM${i}`, sellingPriceCents: price, purchasePriceCents: cost });
+      const created = await c.owner!.post('/api/products', { name: `Summary product ${i}`, sku: `DSUM${i}`, sellingPriceCents: price, purchasePriceCents: cost, taxApplied: i === 1 });
       expect(created.status).toBe(201);
       const id = created.body.product.id as string;
       products.push(id);
@@ -238,5 +286,22 @@ describe.each(testDatabaseKinds())('per-day summaries on %s', (kind) => {
     );
     expect(returns.map((r) => r.status)).toEqual(Array(6).fill(201));
     expect(await summaryDrift(t.db, ph.pharmacyId)).toEqual([]);
+  });
+
+  it('the sales report summaries (hours, tax rates) cover both rates and returns, and migration 0054 backfills the same rows', async () => {
+    const [rates] = await t.db.owner.query<{ rates: number[]; returned_tax: number }>(
+      `SELECT array_agg(DISTINCT tax_rate_basis_points ORDER BY tax_rate_basis_points) AS rates, sum(returned_tax_cents)::int AS returned_tax
+         FROM daily_tax_sales WHERE pharmacy_id = $1`,
+      [ph.pharmacyId],
+    );
+    expect(rates!.rates).toEqual([0, 1600]);
+    expect(await salesReportSummaryDrift(t.db, ph.pharmacyId)).toEqual([]);
+    const migration = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../src/db/migrations/0054_sales_report_summaries.sql'), 'utf8');
+    const backfill = migration.slice(migration.indexOf('-- The summaries of what was recorded before them.'), migration.indexOf('ALTER TABLE daily_hour_sales ENABLE'));
+    const before = await t.db.owner.query(`SELECT * FROM daily_tax_sales WHERE pharmacy_id = $1 ORDER BY 1, 2, 3, 4`, [ph.pharmacyId]);
+    const hours = await t.db.owner.query(`SELECT * FROM daily_hour_sales WHERE pharmacy_id = $1 ORDER BY 1, 2, 3, 4`, [ph.pharmacyId]);
+    await t.db.ownerSession((s) => s.exec(`DELETE FROM daily_hour_sales; DELETE FROM daily_tax_sales; ${backfill}`));
+    expect(await t.db.owner.query(`SELECT * FROM daily_tax_sales WHERE pharmacy_id = $1 ORDER BY 1, 2, 3, 4`, [ph.pharmacyId])).toEqual(before);
+    expect(await t.db.owner.query(`SELECT * FROM daily_hour_sales WHERE pharmacy_id = $1 ORDER BY 1, 2, 3, 4`, [ph.pharmacyId])).toEqual(hours);
   });
 });

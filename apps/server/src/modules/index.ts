@@ -15,6 +15,7 @@ import { registerPos } from './pos/pos.routes.ts';
 import { registerProducts } from './products/products.routes.ts';
 import { registerPurchases } from './purchases/purchases.routes.ts';
 import { registerSales } from './sales/sales.routes.ts';
+import { registerSalesReport } from './dashboard/sales-report.routes.ts';
 import { registerSettings } from './settings/settings.routes.ts';
 import { registerStock } from './stock/stock.routes.ts';
 import { registerSupplierPayments } from './supplier-payments/supplier-payments.routes.ts';
@@ -46,6 +47,7 @@ export const modules: FastifyPluginAsync<AppDeps>[] = [
   modulePlugin('sales', registerSales),
   modulePlugin('expenses', registerExpenses),
   modulePlugin('dashboard', registerDashboard),
+  modulePlugin('sales-report', registerSalesReport),
   modulePlugin('purchases', registerPurchases),
   modulePlugin('pos', registerPos),
   modulePlugin('suspended-sales', registerSuspendedSales),
