@@ -97,6 +97,8 @@ export type ExpenseBreakdown = z.infer<typeof expenseBreakdownSchema>;
 export const reportExpenseSchema = expenseSchema;
 
 export const expenseReportResponseSchema = z.object({
+  /** The pharmacy's business date today (a new expense's default date, the latest it may have). */
+  today: z.string(),
   from: z.string(),
   to: z.string(),
   period: z.enum(EXPENSE_PERIODS),

@@ -159,6 +159,9 @@ export const routes: RouteObject[] = [
       { path: '/unauthorized', element: <AccessDenied />, handle: titled('unauthorized') },
       { path: '/dashboard', element: <Navigate to="/app/dashboard" replace /> },
       { path: '/products', element: <Navigate to="/app/products" replace /> },
+      // The sidebar's short links to reports (seed 002 section 2).
+      { path: '/expenses', element: <Navigate to="/app/reports/expenses" replace /> },
+      { path: '/inventory', element: <Navigate to="/app/reports/inventory" replace /> },
       { path: '/trial', element: <Navigate to="/demo-register" replace /> },
       { path: '/register', element: <Navigate to="/demo-register" replace /> },
       {

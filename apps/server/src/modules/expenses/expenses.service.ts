@@ -192,11 +192,12 @@ export async function voidExpense(q: Queryable, ctx: RequestContext, id: string,
  * branch of another pharmacy is 404, one the user may not see 403.
  */
 export async function expenseReport(q: Queryable, ctx: RequestContext, query: ExpenseReportQuery): Promise<ExpenseReportResponse> {
-  const { from, to } = resolveReportRange(query, await pharmacyToday(q, ctx));
+  const today = await pharmacyToday(q, ctx);
+  const { from, to } = resolveReportRange(query, today);
   const branchIds = query.branchId ? [(await resolveBranch(q, ctx, query.branchId)).id] : ctx.visibleBranchIds;
   const filter = { from, to, branchIds, category: query.category?.trim() || null, paymentMethod: query.paymentMethod ?? null, source: query.source ?? null };
   const period = query.period ?? defaultExpensePeriod(from, to);
   const summary = expenseBreakdown(await findExpenseGroups(q, ctx.pharmacyId, filter), period);
   const { items, total } = await findReportExpenses(q, ctx.pharmacyId, { ...filter, status: query.status }, { limit: query.pageSize, offset: (query.page - 1) * query.pageSize });
-  return { from, to, period, summary, items, total, page: query.page, pageSize: query.pageSize };
+  return { today, from, to, period, summary, items, total, page: query.page, pageSize: query.pageSize };
 }
