@@ -230,7 +230,7 @@ export default function ExpensesReportPage() {
           {s.count === 0 && data.total === 0 ? (
             <EmptyState title={t('expenses.emptyTitle')} description={t('expenses.emptyDescription')} />
           ) : (
-            <div className="grid gap-4 lg:grid-cols-2">
+            <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
               <Card title={t('expenses.byCategory')} flush>
                 <BreakdownTable caption={t('expenses.byCategory')} labelHeader={t('category')} countHeader={t('expenses.count')} amountHeader={t('expenses.amount')} rows={s.byCategory.map((b) => ({ key: b.key, label: b.key, count: b.count, cents: b.totalCents }))} />
               </Card>

@@ -234,7 +234,7 @@ export default function InventoryReportPage() {
             <StatCard label={t('inventory.reorderCount')} value={formatNumber(data.totals.reorderLines)} hint={t('inventory.reorderHint')} tone={data.totals.reorderLines > 0 ? 'warning' : 'neutral'} />
           </div>
           {data.totals.lines > 0 ? (
-            <div className="grid gap-4 2xl:grid-cols-2">
+            <div className="grid grid-cols-1 gap-4 2xl:grid-cols-2">
               <Card title={t('inventory.byBranch')} flush>
                 <GroupTable caption={t('inventory.byBranch')} labelHeader={t('branch')} rows={data.byBranch.map((g) => ({ key: g.branchId, label: g.branchName, group: g }))} />
               </Card>

@@ -119,7 +119,7 @@ export default function StockAdjustmentsReportPage() {
             <StatCard label={t('adjustments.netValue')} value={formatMoney(data.totals.netValueCents)} />
           </div>
           {data.totals.lines > 0 ? (
-            <div className="grid gap-4 lg:grid-cols-2">
+            <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
               {[
                 { title: t('adjustments.byReason'), header: t('adjustments.reasonType'), rows: data.byReason.map((r) => ({ key: r.reasonType, label: typeLabel(r.reasonType), ...r })) },
                 { title: t('adjustments.byBranch'), header: t('branch'), rows: data.byBranch.map((r) => ({ key: r.branchId, label: r.branchName, ...r })) },
