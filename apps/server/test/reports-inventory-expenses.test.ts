@@ -126,8 +126,10 @@ describe.each(testDatabaseKinds())('expense and inventory reports on %s', (kind)
       expect(first.body).toMatchObject({ voidReason: 'Entered twice', voidedBy: { id: ph.users.owner } });
       expect(first.body.voidedAt).toBeTruthy();
       expect((await voidIt(c.owner!, id, ' Entered twice ', key)).body.voidedAt).toBe(first.body.voidedAt);
-      expect((await voidIt(c.owner!, id, 'again')).body.error.code).toBe('EXPENSE_VOIDED');
-      expect((await c.owner!.put(`/api/expenses/${id}`, { description: 'x', category: 'Rent', amountCents: 1 })).body.error.code).toBe('EXPENSE_VOIDED');
+      const again = await voidIt(c.owner!, id, 'again');
+      expect(again.status).toBe(409);
+      expect(again.body.error).toMatchObject({ code: 'CONFLICT', message: 'This expense was voided and can no longer be changed.', details: { reason: 'EXPENSE_VOIDED' } });
+      expect((await c.owner!.put(`/api/expenses/${id}`, { description: 'x', category: 'Rent', amountCents: 1 })).body.error.details.reason).toBe('EXPENSE_VOIDED');
       expect((await voidIt(c.owner!, randomUUID(), 'x')).status).toBe(404);
       expect((await c.owner!.request('POST', `/api/expenses/${id}/void`, { reason: '  ' }, { 'idempotency-key': randomUUID() })).status).toBe(400);
       const [audit] = await t.db.owner.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE pharmacy_id = $1 AND action = 'expense.void' AND entity_id = $2`, [ph.pharmacyId, id]);

@@ -172,7 +172,6 @@ export const ERRORS = {
 
   // Expenses recorded at the till (seed 001 section 5, Expense; decision 0027)
   EXPENSE_DATE_IN_FUTURE: { status: 400, message: 'The expense date cannot be in the future.' },
-  EXPENSE_VOIDED: { status: 409, message: 'This expense was voided and can no longer be changed.' },
 
   // Sale returns, voids and customer payments (issue 10 items 8 and 10, decision 0038)
   SALE_RETURN_LINE_UNKNOWN: { status: 400, message: 'Line {line} is not on this sale.' },

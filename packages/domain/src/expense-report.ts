@@ -263,6 +263,8 @@ export function expenseValues(input: CreateExpense, branchId: string, date: stri
   };
 }
 
+/** What a voided expense answers to a change (409 CONFLICT with this sentence). */
+export const EXPENSE_VOIDED_MESSAGE = 'This expense was voided and can no longer be changed.';
 export type ExpenseRefusal = 'EXPENSE_VOIDED' | 'EXPENSE_DATE_IN_FUTURE';
 export type ExpenseDecision<T> = { ok: true; value: T } | { ok: false; code: ExpenseRefusal };
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { refineReportRange, reportPageFields, reportRangeFields } from './report-period.ts';
 import { daysFrom } from './sales-history.ts';
 import { STOCK_VALUATION_METHODS } from './settings.ts';
-import { ADJUSTMENT_REASON_TYPES } from './stock.ts';
+import { ADJUSTMENT_REASON_TYPES, TRANSFER_STATUSES } from './stock.ts';
 import { text } from './text.ts';
 
 /**
@@ -307,7 +307,8 @@ export type StockAdjustmentReportResponse = z.infer<typeof stockAdjustmentReport
 
 // ------------------------------------------------------------------------------------------- stock transfers summary
 
-export const TRANSFER_STATUSES_REPORTED = ['requested', 'approved', 'dispatched', 'partially_received', 'received', 'cancelled'] as const;
+/** The transfer's states, in their order. */
+export const TRANSFER_STATUSES_REPORTED = TRANSFER_STATUSES;
 
 /** GET /api/reports/stock-transfers: transfers requested in the range, by branch pair and status. */
 export const stockTransferReportQuerySchema = z

@@ -17,7 +17,6 @@ import subscription from '@/i18n/en/subscription.json';
 import products from '@/i18n/en/products.json';
 import stock from '@/i18n/en/stock.json';
 import reports from '@/i18n/en/reports.json';
-import reportPages from '@/i18n/en/reportPages.json';
 import errors from '@/i18n/en/errors.json';
 import checkout from '@/i18n/en/checkout.json';
 import pos from '@/i18n/en/pos.json';
@@ -52,7 +51,6 @@ export const resources = {
     products,
     stock,
     reports,
-    reportPages,
     pos,
     posSearch,
     posClients,

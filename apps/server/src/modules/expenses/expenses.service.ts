@@ -1,5 +1,6 @@
 import {
   decideExpenseVoid,
+  EXPENSE_VOIDED_MESSAGE,
   decideExpenseWrite,
   defaultExpensePeriod,
   expenseBreakdown,
@@ -117,7 +118,8 @@ export async function listRefillReminders(q: Queryable, ctx: RequestContext, que
 
 function refuse(code: 'EXPENSE_VOIDED' | 'EXPENSE_DATE_IN_FUTURE'): never {
   if (code === 'EXPENSE_DATE_IN_FUTURE') throw new AppError(code, { details: { issues: [{ path: 'date', message: 'The expense date cannot be in the future.' }] } });
-  throw new AppError(code);
+  // A voided expense is a conflict with what is stored; the sentence says which.
+  throw new AppError('CONFLICT', { message: EXPENSE_VOIDED_MESSAGE, details: { reason: code } });
 }
 
 /**

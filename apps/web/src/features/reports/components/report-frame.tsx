@@ -1,4 +1,6 @@
+import '@/features/reports/report-pages-i18n';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Download, FileSpreadsheet, Printer } from 'lucide-react';
 import { reportRangeProblem } from '@pharmapoint/domain/report-period';
@@ -101,5 +103,17 @@ export function BreakdownTable({ caption, labelHeader, countHeader, amountHeader
         {extra}
       </TBody>
     </Table>
+  );
+}
+
+/** A report row's product: its name linking to its stock history, its SKU under it. */
+export function ProductCell({ productId, name, sku }: { productId: string; name: string; sku: string | null | undefined }) {
+  return (
+    <>
+      <Link to={`/app/products/history/${productId}`} className="font-medium text-slate-900 hover:text-primary hover:underline">
+        {name}
+      </Link>
+      {sku ? <span className="block text-xs text-slate-600">{sku}</span> : null}
+    </>
   );
 }
