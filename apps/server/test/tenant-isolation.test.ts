@@ -32,6 +32,8 @@ const WRITE_BODIES: Record<string, unknown> = {
   'POST /api/sales/:id/void': { id: randomUUID() },
   'PATCH /api/contacts/:id': { name: 'Hijacked Contact', isActive: false },
   'PUT /api/supplier-payments/:id': { amountCents: 100, date: '2026-01-01', method: 'Cash' },
+  'PUT /api/expenses/:id': { description: 'Hijacked', category: 'Rent', amountCents: 100 },
+  'POST /api/expenses/:id/void': { reason: 'Hijacked' },
   'DELETE /api/supplier-payments/:id': undefined,
   'PATCH /api/users/:id': { role: 'user', isActive: false },
   'PATCH /api/products/:id': { name: 'Hijacked Product', sellingPriceCents: 1, isActive: false },

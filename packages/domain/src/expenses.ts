@@ -357,6 +357,11 @@ export const expenseSchema = z.object({
   approvedAt: z.string().nullable(),
   transport: expenseTransportSchema.nullable(),
   createdAt: z.string(),
+  updatedAt: z.string(),
+  /** A voided expense stays listed and counts in no total. */
+  voidedAt: z.string().nullable(),
+  voidedBy: z.object({ id: z.string().nullable(), name: z.string() }).nullable(),
+  voidReason: z.string().nullable(),
 });
 export type Expense = z.infer<typeof expenseSchema>;
 

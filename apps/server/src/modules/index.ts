@@ -8,6 +8,7 @@ import { registerDemoModule } from './demo/demo.routes.ts';
 import { registerEvents } from './events/events.routes.ts';
 import { registerExpenses } from './expenses/expenses.routes.ts';
 import { registerHealth } from './health/health.routes.ts';
+import { registerInventoryReports } from './inventory-reports/inventory-reports.routes.ts';
 import { registerJobs } from './jobs/jobs.routes.ts';
 import { registerPayments } from './payments/payments.routes.ts';
 import { registerProductImport } from './product-import/import.routes.ts';
@@ -48,6 +49,7 @@ export const modules: FastifyPluginAsync<AppDeps>[] = [
   modulePlugin('expenses', registerExpenses),
   modulePlugin('dashboard', registerDashboard),
   modulePlugin('sales-report', registerSalesReport),
+  modulePlugin('inventory-reports', registerInventoryReports),
   modulePlugin('purchases', registerPurchases),
   modulePlugin('pos', registerPos),
   modulePlugin('suspended-sales', registerSuspendedSales),

@@ -124,7 +124,7 @@ function SignedInLayout({ me, subject }: { me: MeResponse; subject: PermissionSu
     <div className="min-h-screen">
       {me.isDemo ? <DemoModeBar /> : null}
       <div className="flex" inert={locked}>
-        <aside className={cn('sticky hidden w-64 shrink-0 lg:block', me.isDemo ? 'top-11 h-[calc(100vh-2.75rem)]' : 'top-0 h-screen')}>
+        <aside className={cn('sticky hidden w-64 shrink-0 lg:block print:hidden', me.isDemo ? 'top-11 h-[calc(100vh-2.75rem)]' : 'top-0 h-screen')}>
           <Sidebar me={me} subject={subject} onLogout={onLogout} />
         </aside>
         <Drawer.Root open={drawerOpen} onOpenChange={setDrawerOpen}>
@@ -140,7 +140,7 @@ function SignedInLayout({ me, subject }: { me: MeResponse; subject: PermissionSu
           </Drawer.Portal>
         </Drawer.Root>
         <div className="flex min-w-0 flex-1 flex-col">
-          <header className={cn('sticky z-30 flex', me.isDemo ? 'top-11' : 'top-0', 'items-center gap-3 bg-header px-4 py-3 text-white lg:hidden')}>
+          <header className={cn('sticky z-30 flex', me.isDemo ? 'top-11' : 'top-0', 'items-center gap-3 bg-header px-4 py-3 text-white lg:hidden print:hidden')}>
             <button type="button" aria-label={t('nav.openMenu')} aria-expanded={drawerOpen} onClick={() => setDrawerOpen(true)} className="rounded p-1 hover:bg-white/10">
               <Menu className="size-6" aria-hidden="true" />
             </button>
