@@ -73,7 +73,7 @@ export async function summaryDrift(db: Database, pharmacyId: string): Promise<un
   const expenses = await db.owner.query(
     `WITH truth AS (
        SELECT branch_id, expense_date AS business_day, category, count(*)::int AS expense_count, sum(total_cents)::bigint AS amount_cents
-         FROM expenses WHERE pharmacy_id = $1 AND status = 'approved' GROUP BY 1, 2, 3),
+         FROM expenses WHERE pharmacy_id = $1 AND status = 'approved' AND voided_at IS NULL GROUP BY 1, 2, 3),
      kept AS (SELECT branch_id, business_day, category, expense_count, amount_cents FROM daily_expenses WHERE pharmacy_id = $1 AND expense_count <> 0)
      (SELECT 'missing' AS drift, * FROM (SELECT * FROM truth EXCEPT SELECT * FROM kept) m)
      UNION ALL
@@ -181,13 +181,15 @@ describe.each(testDatabaseKinds())('per-day summaries on %s', (kind) => {
   it('after a seeded random mix of sales, returns, voids, expenses and backdated sales the summaries equal the raw rows', async () => {
     const random = prng(20_261_128);
     const sold: { id: string; lines: number }[] = [];
+    const expenses: string[] = [];
     const methods = ['Cash', 'M-Pesa', 'Card'];
-    for (let step = 0; step < 40; step++) {
+    for (let step = 0; step < 60; step++) {
       const action = pickWeighted(random, [
         ['sale', 6],
         ['return', 2],
         ['void', 1],
         ['expense', 2],
+        ['expense change', 1],
       ] as const);
       if (action === 'sale' || sold.length === 0) {
         const who = random() < 0.5 ? c.cashier! : c.owner!;
@@ -224,6 +226,15 @@ describe.each(testDatabaseKinds())('per-day summaries on %s', (kind) => {
         const id = randomUUID();
         const res = await c.manager!.request('POST', `/api/sales/${sale.id}/void`, { id, reason: 'Wrong client' }, { 'idempotency-key': id });
         expect([201, 409]).toContain(res.status);
+      } else if (action === 'expense change' && expenses.length > 0) {
+        // An expense edited in the back office (amount, category and day move) or voided (it leaves every total).
+        const id = expenses[Math.floor(random() * expenses.length)]!;
+        const res =
+          random() < 0.5
+            ? await c.owner!.put(`/api/expenses/${id}`, { description: 'Corrected', category: random() < 0.5 ? 'Office Supplies' : 'Rent', amountCents: 500 + Math.floor(random() * 9_000), date: daysFromToday(-Math.floor(random() * 3)) })
+            : await c.owner!.request('POST', `/api/expenses/${id}/void`, { reason: 'Entered twice' }, { 'idempotency-key': randomUUID() });
+        // A voided expense can no longer change: refused, nothing written.
+        expect([200, 201, 409], JSON.stringify(res.body)).toContain(res.status);
       } else {
         const res = await c.cashier!.request(
           'POST',
@@ -232,11 +243,12 @@ describe.each(testDatabaseKinds())('per-day summaries on %s', (kind) => {
           { 'idempotency-key': randomUUID() },
         );
         expect({ status: res.status, error: res.body.error }).toEqual({ status: 201, error: undefined });
+        expenses.push(res.body.id);
       }
     }
     // An expense rejected later leaves the summaries; a line without batch takes or cost is estimated at 70 % of its total.
     await t.db.owner.query(
-      `UPDATE expenses SET status = 'rejected', source = 'manual' WHERE pharmacy_id = $1 AND id = (SELECT id FROM expenses WHERE pharmacy_id = $1 ORDER BY created_at LIMIT 1)`,
+      `UPDATE expenses SET status = 'rejected', source = 'manual' WHERE pharmacy_id = $1 AND id = (SELECT id FROM expenses WHERE pharmacy_id = $1 AND voided_at IS NULL ORDER BY created_at LIMIT 1)`,
       [ph.pharmacyId],
     );
     const bare = randomUUID();
@@ -260,13 +272,23 @@ describe.each(testDatabaseKinds())('per-day summaries on %s', (kind) => {
     expect(figures!.voids).toBeGreaterThan(0);
     expect(figures!.returns).toBeGreaterThan(0);
     expect(figures!.estimated).toBe(700);
+    const [changed] = await t.db.owner.query<{ voided: number; edited: number }>(
+      `SELECT count(*) FILTER (WHERE voided_at IS NOT NULL)::int AS voided, count(*) FILTER (WHERE updated_by IS NOT NULL AND voided_at IS NULL)::int AS edited
+         FROM expenses WHERE pharmacy_id = $1`,
+      [ph.pharmacyId],
+    );
+    expect(changed!.voided).toBeGreaterThan(0);
+    expect(changed!.edited).toBeGreaterThan(0);
     expect(figures!.days).toBeGreaterThan(1);
 
     // The migration's backfill rebuilds the same rows from the raw rows.
     const migration = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../src/db/migrations/0050_daily_summaries.sql'), 'utf8');
     const backfill = migration.slice(migration.indexOf('-- The summaries of what was recorded before them.'), migration.indexOf('ALTER TABLE daily_sales ENABLE'));
     const before = await t.db.owner.query(`SELECT * FROM daily_sales WHERE pharmacy_id = $1 ORDER BY 1, 2, 3, 4, 5`, [ph.pharmacyId]);
-    await t.db.ownerSession((s) => s.exec(`DELETE FROM daily_sales; DELETE FROM daily_product_sales; DELETE FROM daily_expenses; ${backfill} DROP VIEW sale_line_costs;`));
+    // 0055 rebuilds the expenses' summary without the voided ones.
+    const expenses0055 = readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../src/db/migrations/0055_expense_summaries_leave_voided.sql'), 'utf8');
+    const expensesBackfill = expenses0055.slice(expenses0055.indexOf('DELETE FROM daily_expenses;'));
+    await t.db.ownerSession((s) => s.exec(`DELETE FROM daily_sales; DELETE FROM daily_product_sales; DELETE FROM daily_expenses; ${backfill} DROP VIEW sale_line_costs; ${expensesBackfill}`));
     expect(await summaryDrift(t.db, ph.pharmacyId)).toEqual([]);
     expect(await t.db.owner.query(`SELECT * FROM daily_sales WHERE pharmacy_id = $1 ORDER BY 1, 2, 3, 4, 5`, [ph.pharmacyId])).toEqual(before);
   });
