@@ -1,12 +1,16 @@
 import { z } from 'zod';
+import { normalizePhone } from './phone.ts';
 
 /**
- * Refill reminders set on sale lines at the till (seed 001 section 5; seed 002 'Refill alert' and 'Refill status'):
- * the read the back office's refill alerts and the dashboard card use. A reminder is open until it is completed.
+ * Refill reminders set on sale lines at the till: the read the back office's refill alerts and the dashboard card
+ * use, completing a refill, and the reminder's WhatsApp link. A reminder is open until it is completed.
  */
 
-/** 'Upcoming' is within the next 7 days (seed 002, Refill status and Dashboard and refills). */
+/** 'Upcoming' is within the next 7 days. */
 export const REFILL_UPCOMING_DAYS = 7;
+
+/** Reminders of the same client and product due within 24 hours of each other are one refill (one alert). */
+export const REFILL_MERGE_WINDOW_DAYS = 1;
 
 export const REFILL_STATUSES = ['overdue', 'due', 'upcoming', 'later'] as const;
 export type RefillStatus = (typeof REFILL_STATUSES)[number];
@@ -18,25 +22,92 @@ export function refillStatus(daysLeft: number): RefillStatus {
   return daysLeft <= REFILL_UPCOMING_DAYS ? 'upcoming' : 'later';
 }
 
+/** Whole days from `from` to `to` (calendar dates YYYY-MM-DD). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** The calendar date `n` days after `day`. */
+export function shiftDate(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** One open refill line as the merge reads it. */
+export interface RefillLineKey {
+  saleId: string;
+  line: number;
+  clientId: string;
+  productId: string;
+  refillDate: string;
+}
+
 /**
- * Which reminders: `window` (overdue, today or the next 7 days: the dashboard's refill window), `overdue`, `today`,
- * `upcoming` (the next 7 days, today excluded), or `all` open reminders.
+ * Merges duplicates: lines of the same client and product whose refill dates lie within 24 hours (one day) of the
+ * group's first are one alert. The alert is the group's earliest line (the soonest refill, so nobody is reminded
+ * late), carrying every line it stands for. Groups come out by refill date, then sale and line, as the input's
+ * order breaks ties.
+ */
+export function mergeRefillLines<T extends RefillLineKey>(rows: readonly T[]): (T & { lines: { saleId: string; line: number }[] })[] {
+  const sorted = [...rows].sort((a, b) => (a.refillDate < b.refillDate ? -1 : a.refillDate > b.refillDate ? 1 : 0));
+  const open = new Map<string, T & { lines: { saleId: string; line: number }[] }>();
+  const out: (T & { lines: { saleId: string; line: number }[] })[] = [];
+  for (const row of sorted) {
+    const key = `${row.clientId}\u0000${row.productId}`;
+    const group = open.get(key);
+    if (group && daysBetween(group.refillDate, row.refillDate) <= REFILL_MERGE_WINDOW_DAYS) {
+      group.lines.push({ saleId: row.saleId, line: row.line });
+      continue;
+    }
+    const started = { ...row, lines: [{ saleId: row.saleId, line: row.line }] };
+    open.set(key, started);
+    out.push(started);
+  }
+  return out;
+}
+
+/**
+ * Which reminders: `window` (overdue, today or the next 7 days: the refill alerts' list and the dashboard's window),
+ * `overdue`, `today` (status due), `upcoming` (the next 7 days, today excluded), or `all` open reminders.
  */
 export const REFILL_DUE_FILTERS = ['window', 'overdue', 'today', 'upcoming', 'all'] as const;
+export type RefillDueFilter = (typeof REFILL_DUE_FILTERS)[number];
+
+/** The range of days left a filter keeps (null: no bound). */
+export function refillDueRange(due: RefillDueFilter): { min: number | null; max: number | null } {
+  switch (due) {
+    case 'window':
+      return { min: null, max: REFILL_UPCOMING_DAYS };
+    case 'overdue':
+      return { min: null, max: -1 };
+    case 'today':
+      return { min: 0, max: 0 };
+    case 'upcoming':
+      return { min: 1, max: REFILL_UPCOMING_DAYS };
+    case 'all':
+      return { min: null, max: null };
+  }
+}
+
+export const REFILL_PAGE_SIZE = 25;
 
 /** GET /api/refill-reminders */
 export const refillReminderListQuerySchema = z.strictObject({
   due: z.enum(REFILL_DUE_FILTERS).default('window'),
   branchId: z.uuid().optional(),
   clientId: z.uuid().optional(),
+  /** Client name or phone, product name or invoice number. */
+  search: z.string().trim().max(100, 'Search must be at most 100 characters.').optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
 export type RefillReminderListQuery = z.output<typeof refillReminderListQuerySchema>;
+export type RefillReminderListQueryInput = z.input<typeof refillReminderListQuerySchema>;
+
+export const refillLineRefSchema = z.object({ saleId: z.string(), line: z.number().int() });
 
 export const refillReminderSchema = z.object({
   saleId: z.string(),
-  /** The line of the sale (1-based), the item's index of seed 002. */
+  /** The line of the sale (1-based), the item's index. */
   line: z.number().int(),
   invoiceNumber: z.string(),
   saleDate: z.string(),
@@ -49,6 +120,8 @@ export const refillReminderSchema = z.object({
   refillDate: z.string(),
   daysLeft: z.number().int(),
   status: z.enum(REFILL_STATUSES),
+  /** Every sale line this alert stands for (duplicates within 24 hours merged), this one first. */
+  lines: z.array(refillLineRefSchema),
 });
 export type RefillReminder = z.infer<typeof refillReminderSchema>;
 
@@ -57,7 +130,52 @@ export const refillReminderListResponseSchema = z.object({
   total: z.number().int(),
   /** The pharmacy's business day the days are counted from. */
   today: z.string(),
+  /** The pharmacy's name, as the reminder text names it. */
+  pharmacyName: z.string(),
   limit: z.number().int(),
   offset: z.number().int(),
 });
 export type RefillReminderListResponse = z.infer<typeof refillReminderListResponseSchema>;
+
+/** POST /api/refill-reminders/:saleId/:line/complete */
+export const refillLineParamsSchema = z.strictObject({
+  saleId: z.uuid('Refill reminder not found'),
+  line: z.coerce.number().int().min(1).max(10_000),
+});
+
+export const refillCompletionSchema = z.object({
+  /** When the refill was marked completed (kept; a repeat answers the first completion). */
+  completedAt: z.string(),
+  lines: z.array(refillLineRefSchema),
+});
+export type RefillCompletion = z.infer<typeof refillCompletionSchema>;
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A refill date as the reminder writes it: '5 Dec 2026'. */
+export function reminderDate(day: string): string {
+  const [y, m, d] = day.split('-').map(Number);
+  return `${d} ${MONTHS[(m ?? 1) - 1]} ${y}`;
+}
+
+/**
+ * The reminder's text. Health data is sensitive: it names the pharmacy and the refill, never the drug.
+ */
+export function refillReminderText(input: { clientName: string; pharmacyName: string; refillDate: string }): string {
+  return `Hello ${input.clientName}, this is ${input.pharmacyName}. Your refill is due on ${reminderDate(input.refillDate)}. Please visit us or call to arrange it.`;
+}
+
+/** A Kenyan mobile number as WhatsApp and SMS take it: 254, then 7 or 1, then 8 digits. */
+export function reminderPhone(phone: string | null | undefined): { ok: true; phone: string } | { ok: false; error: 'No phone number available' | 'Invalid phone number' } {
+  const text = (phone ?? '').trim();
+  if (text === '') return { ok: false, error: 'No phone number available' };
+  const normalized = normalizePhone(text);
+  return /^254[17]\d{8}$/.test(normalized) ? { ok: true, phone: normalized } : { ok: false, error: 'Invalid phone number' };
+}
+
+/** The WhatsApp click-to-chat link with the reminder pre-filled (nothing is sent until the user taps send). */
+export function whatsappReminderLink(phone: string | null | undefined, text: string): { ok: true; url: string } | { ok: false; error: 'No phone number available' | 'Invalid phone number' } {
+  const number = reminderPhone(phone);
+  if (!number.ok) return number;
+  return { ok: true, url: `https://wa.me/${number.phone}?text=${encodeURIComponent(text)}` };
+}

@@ -161,6 +161,7 @@ export const routes: RouteObject[] = [
       { path: '/products', element: <Navigate to="/app/products" replace /> },
       { path: '/trial', element: <Navigate to="/demo-register" replace /> },
       { path: '/register', element: <Navigate to="/demo-register" replace /> },
+      { path: '/refill-alerts', element: <Navigate to="/app/reports/refill-alerts" replace /> },
       {
         path: '/app/admin',
         element: (

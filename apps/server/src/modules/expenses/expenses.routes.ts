@@ -1,8 +1,7 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createExpenseSchema, expenseListQuerySchema, expenseListResponseSchema, expenseSchema } from '@pharmapoint/domain/expenses';
-import { refillReminderListQuerySchema, refillReminderListResponseSchema } from '@pharmapoint/domain/refills';
 import type { ModuleRegistrar } from '../../platform/module.ts';
-import { listExpenses, listRefillReminders, recordTillExpense } from './expenses.service.ts';
+import { listExpenses, recordTillExpense } from './expenses.service.ts';
 
 const tags = ['expenses'];
 
@@ -29,19 +28,5 @@ export const registerExpenses: ModuleRegistrar = (app) => {
       schema: { tags, summary: 'Expenses, newest first, by date range, branch, category and source', querystring: expenseListQuerySchema, response: { 200: expenseListResponseSchema } },
     },
     async (request, reply) => app.inTenant(request, reply, (q, ctx) => listExpenses(q, ctx, request.query)),
-  );
-  r.get(
-    '/api/refill-reminders',
-    {
-      // The refill alerts report's guard (seed 000 section 5: reports/refill-alerts needs report:inventory).
-      config: { access: { permission: 'report:inventory' } },
-      schema: {
-        tags: ['refills'],
-        summary: 'Open refill reminders set at the till: overdue, due today or in the next 7 days (or as filtered)',
-        querystring: refillReminderListQuerySchema,
-        response: { 200: refillReminderListResponseSchema },
-      },
-    },
-    async (request, reply) => app.inTenant(request, reply, (q, ctx) => listRefillReminders(q, ctx, request.query)),
   );
 };

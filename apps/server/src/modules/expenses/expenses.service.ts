@@ -1,5 +1,4 @@
 import { isTransportCategory, transportTotalCents, type CreateExpense, type Expense, type ExpenseListQuery, type ExpenseListResponse } from '@pharmapoint/domain/expenses';
-import { REFILL_UPCOMING_DAYS, type RefillReminderListQuery, type RefillReminderListResponse } from '@pharmapoint/domain/refills';
 import { businessDate } from '@pharmapoint/domain/stock';
 import type { Queryable } from '../../db/database.ts';
 import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
@@ -8,7 +7,6 @@ import { audit } from '../audit/audit.service.ts';
 import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts';
 import { resolveBranch } from '../stock/stock.service.ts';
 import { findExpense, findRecorder, insertExpense, listExpenses as findExpenses } from './expenses.repository.ts';
-import { listRefillReminders as findRefillReminders } from './refills.repository.ts';
 
 /**
  * Expenses (issue 9 item 11, seed 001 sections 3-6, decision 0027). An expense recorded at the till is approved at
@@ -71,16 +69,4 @@ export async function listExpenses(q: Queryable, ctx: RequestContext, query: Exp
   if (query.branchId && !canSeeBranch(ctx, query.branchId)) throw new AppError('BRANCH_NOT_ALLOWED');
   const { items, total, totalCents } = await findExpenses(q, ctx.pharmacyId, query, ctx.visibleBranchIds);
   return { items, total, totalCents, limit: query.limit, offset: query.offset };
-}
-
-/**
- * GET /api/refill-reminders: open refill reminders of the caller's branches (sale lines with needs_refill and no
- * completion), with the days left from the pharmacy's today and the status of seed 002 (overdue, due, upcoming).
- * Kept with the till's expenses until the back office's refill alerts get their own module (decision 0027).
- */
-export async function listRefillReminders(q: Queryable, ctx: RequestContext, query: RefillReminderListQuery): Promise<RefillReminderListResponse> {
-  if (query.branchId && !canSeeBranch(ctx, query.branchId)) throw new AppError('BRANCH_NOT_ALLOWED');
-  const today = businessDate(ctx.now, await pharmacyTimeZone(q, ctx.pharmacyId));
-  const { items, total } = await findRefillReminders(q, ctx.pharmacyId, query, today, REFILL_UPCOMING_DAYS, ctx.visibleBranchIds);
-  return { items, total, today, limit: query.limit, offset: query.offset };
 }

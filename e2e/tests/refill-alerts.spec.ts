@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { expect, test, type Page } from '@playwright/test';
+import { csrfToken, signInAs, unique } from './helpers';
+
+/**
+ * Refill alerts (/app/reports/refill-alerts): a refill set at the till shows with its status, its WhatsApp reminder
+ * link names the client's number in 254 form and carries the reminder text, and marking it completed removes it.
+ */
+
+async function post(page: Page, path: string, body: unknown, headers: Record<string, string> = {}): Promise<any> {
+  const response = await page.request.post(path, { data: body, headers: { 'x-csrf-token': await csrfToken(page), ...headers } });
+  expect(response.status(), `${path}: ${await response.text()}`).toBeLessThan(300);
+  return response.json();
+}
+
+function daysFromToday(n: number): string {
+  const now = new Date(Date.now() + 3 * 3_600_000); // Africa/Nairobi, the seeded pharmacy's zone
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** A client with a refill (the owner, through the API): a sale `ago` days back with refill days `days`. */
+async function refillFor(page: Page, phone: string, ago: number, days: number): Promise<{ client: string; invoice: string; saleId: string }> {
+  const me = await (await page.request.get('/api/me')).json();
+  const main = me.allowedBranches.find((b: { name: string }) => b.name === 'Main Branch');
+  const created = await post(page, '/api/products', { name: unique('Atenolol'), category: 'Medicine', sku: unique('RF').toUpperCase().slice(0, 30), sellingPriceCents: 20_000, purchasePriceCents: 1000 });
+  await post(page, `/api/products/${created.product.id}/batches`, { branchId: main.id, batchNumber: unique('B').toUpperCase().slice(0, 20), expiryDate: '2030-06-30', quantity: 20, unitCostCents: 1000 });
+  const client = unique('Refill Client');
+  const contact = await post(page, '/api/contacts', { type: 'customer', name: client, phone }, { 'Idempotency-Key': randomUUID() });
+  const id = randomUUID();
+  const sale = await post(
+    page,
+    '/api/sales',
+    { id, clientId: contact.id, saleDate: daysFromToday(-ago), lines: [{ productId: created.product.id, quantity: 1, needsRefill: true, refillDays: days }], payments: [{ method: 'Cash', amountCents: 20_000 }] },
+    { 'Idempotency-Key': id },
+  );
+  return { client, invoice: sale.invoiceNumber, saleId: id };
+}
+
+test('a refill alert: overdue with its WhatsApp link (254 number, encoded reminder), then completed and gone', async ({ page }) => {
+  await signInAs(page, 'owner', { open: false });
+  const refill = await refillFor(page, '0712 345 678', 10, 7);
+
+  // The sidebar's short link reaches the report.
+  await page.goto('/refill-alerts');
+  await expect(page).toHaveURL(/\/app\/reports\/refill-alerts/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Refill Alerts' })).toBeVisible();
+  await page.getByLabel('Search').fill(refill.client);
+  const row = page.getByRole('row', { name: new RegExp(refill.client) });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('Overdue by 3 days');
+  await expect(row).toContainText(refill.invoice);
+
+  const link = row.getByRole('link', { name: 'Send WhatsApp' });
+  const href = await link.getAttribute('href');
+  const url = new URL(href!);
+  expect(url.origin + url.pathname).toBe('https://wa.me/254712345678');
+  const text = url.searchParams.get('text')!;
+  expect(href).toContain(`?text=${encodeURIComponent(text)}`);
+  const pharmacyName = (await (await page.request.get('/api/refill-reminders?due=all&limit=1')).json()).pharmacyName;
+  expect(text).toContain(`Hello ${refill.client}, this is ${pharmacyName}. Your refill is due on`);
+  // Health data: the reminder never names the drug.
+  expect(text).not.toContain('Atenolol');
+
+  await row.getByRole('button', { name: 'Mark completed' }).click();
+  await expect(page.getByText(`Refill of ${refill.client} marked completed`)).toBeVisible();
+  await expect(page.getByRole('row', { name: new RegExp(refill.client) })).toHaveCount(0);
+  await expect(page.getByText('No refill alerts')).toBeVisible();
+});
