@@ -66,3 +66,36 @@ test('a refill alert: overdue with its WhatsApp link (254 number, encoded remind
   await expect(page.getByRole('row', { name: new RegExp(refill.client) })).toHaveCount(0);
   await expect(page.getByText('No refill alerts')).toBeVisible();
 });
+
+test('an SMS reminder reaching the simulator and its delivery status shown', async ({ page }) => {
+  await signInAs(page, 'owner', { open: false });
+  const refill = await refillFor(page, '0713 222 444', 0, 3);
+  await page.goto('/app/reports/refill-alerts');
+  await page.getByLabel('Search').fill(refill.client);
+  const row = page.getByRole('row', { name: new RegExp(refill.client) });
+  await expect(row).toContainText('Upcoming: in 3 days');
+  await row.getByRole('button', { name: 'Send SMS' }).click();
+  await expect(page.getByText(`SMS reminder to ${refill.client} queued`)).toBeVisible();
+
+  // The job runner sends it to the local Africa's Talking simulator; its page plays the handset.
+  const sim = await page.context().newPage();
+  await sim.goto('/dev/sms');
+  const message = sim.locator('li.sms', { hasText: '+254713222444' });
+  await expect(async () => {
+    await sim.reload();
+    await expect(message).toHaveCount(1, { timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(message.locator('.text')).toContainText(`Hello ${refill.client}, this is`);
+  await expect(message.locator('.text')).not.toContainText('Atenolol');
+  const messageId = /Message (ATXid_\w+)/.exec((await message.locator('.meta').first().textContent()) ?? '')?.[1];
+  expect(messageId).toBeTruthy();
+  // The alert shows the message sent, with the provider's message id, before any delivery report.
+  await expect(row.getByLabel('SMS status: Sent')).toBeVisible({ timeout: 15_000 });
+  await expect(row).toContainText(`Message ID ${messageId}`);
+
+  await message.getByRole('button', { name: 'Delivered' }).click();
+  await expect(sim.locator('li.sms', { hasText: '+254713222444' }).locator('.status')).toHaveText('Success');
+  await sim.close();
+  // The delivery report posted back updates the alert (the page reads it again while a delivery is awaited).
+  await expect(row.getByLabel('SMS status: Delivered')).toBeVisible({ timeout: 15_000 });
+});

@@ -79,3 +79,21 @@ describe('the reminder and its WhatsApp link', () => {
     expect(whatsappReminderLink(undefined, 'x')).toEqual({ ok: false, error: 'No phone number available' });
   });
 });
+
+describe('delivery reports', () => {
+  it('keeps a final status against later or repeated reports, and takes any other', async () => {
+    const { nextDeliveryStatus, smsStateLabel } = await import('./refills.ts');
+    expect(nextDeliveryStatus(null, 'Submitted')).toBe('Submitted');
+    expect(nextDeliveryStatus('Submitted', 'Success')).toBe('Success');
+    expect(nextDeliveryStatus('Success', 'Submitted')).toBeNull();
+    expect(nextDeliveryStatus('Success', 'Success')).toBeNull();
+    expect(nextDeliveryStatus('Failed', 'Success')).toBeNull();
+    expect(nextDeliveryStatus('Buffered', 'AbsentSubscriber')).toBe('AbsentSubscriber');
+    expect(smsStateLabel({ status: 'queued', deliveryStatus: null })).toBe('Queued');
+    expect(smsStateLabel({ status: 'sent', deliveryStatus: null })).toBe('Sent');
+    expect(smsStateLabel({ status: 'sent', deliveryStatus: 'Buffered' })).toBe('Pending delivery');
+    expect(smsStateLabel({ status: 'sent', deliveryStatus: 'Success' })).toBe('Delivered');
+    expect(smsStateLabel({ status: 'sent', deliveryStatus: 'Expired' })).toBe('Failed');
+    expect(smsStateLabel({ status: 'failed', deliveryStatus: null })).toBe('Failed');
+  });
+});

@@ -105,6 +105,25 @@ export type RefillReminderListQueryInput = z.input<typeof refillReminderListQuer
 
 export const refillLineRefSchema = z.object({ saleId: z.string(), line: z.number().int() });
 
+/** An SMS reminder: queued, sending (claimed by the job), sent (accepted by the provider) or failed. */
+export const REFILL_SMS_STATUSES = ['queued', 'sending', 'sent', 'failed'] as const;
+export type RefillSmsStatus = (typeof REFILL_SMS_STATUSES)[number];
+
+export const refillSmsSchema = z.object({
+  id: z.string(),
+  trigger: z.enum(['manual', 'auto']),
+  status: z.enum(REFILL_SMS_STATUSES),
+  /** The delivery report's status (Africa's Talking: Sent, Submitted, Buffered, Rejected, Success, Failed, ...). */
+  deliveryStatus: z.string().nullable(),
+  /** The provider's message id. */
+  messageId: z.string().nullable(),
+  failureReason: z.string().nullable(),
+  createdAt: z.string(),
+  sentAt: z.string().nullable(),
+  deliveredAt: z.string().nullable(),
+});
+export type RefillSms = z.infer<typeof refillSmsSchema>;
+
 export const refillReminderSchema = z.object({
   saleId: z.string(),
   /** The line of the sale (1-based), the item's index. */
@@ -113,7 +132,15 @@ export const refillReminderSchema = z.object({
   saleDate: z.string(),
   branchId: z.string(),
   branchName: z.string(),
-  client: z.object({ id: z.string(), name: z.string(), phone: z.string().nullable() }),
+  client: z.object({
+    id: z.string(),
+    name: z.string(),
+    phone: z.string().nullable(),
+    /** The client's consent to refill reminders: given, withdrawn, or never asked (null). */
+    reminderConsent: z.boolean().nullable().optional(),
+    /** The number asked the SMS provider to stop: no SMS goes to it from this pharmacy. */
+    smsOptedOut: z.boolean().optional(),
+  }),
   productId: z.string(),
   productName: z.string(),
   refillDays: z.number().int(),
@@ -122,6 +149,8 @@ export const refillReminderSchema = z.object({
   status: z.enum(REFILL_STATUSES),
   /** Every sale line this alert stands for (duplicates within 24 hours merged), this one first. */
   lines: z.array(refillLineRefSchema),
+  /** The latest SMS reminder of these lines, with its delivery status. */
+  sms: refillSmsSchema.nullable().optional(),
 });
 export type RefillReminder = z.infer<typeof refillReminderSchema>;
 
@@ -142,6 +171,9 @@ export const refillLineParamsSchema = z.strictObject({
   saleId: z.uuid('Refill reminder not found'),
   line: z.coerce.number().int().min(1).max(10_000),
 });
+
+/** The body of completing a refill and of Send SMS: nothing (an empty object). */
+export const refillActionBodySchema = z.strictObject({});
 
 export const refillCompletionSchema = z.object({
   /** When the refill was marked completed (kept; a repeat answers the first completion). */
@@ -178,4 +210,70 @@ export function whatsappReminderLink(phone: string | null | undefined, text: str
   const number = reminderPhone(phone);
   if (!number.ok) return number;
   return { ok: true, url: `https://wa.me/${number.phone}?text=${encodeURIComponent(text)}` };
+}
+
+/** Delivery report statuses after which nothing changes (the handset has it, or it will never get it). */
+export const FINAL_DELIVERY_STATUSES = ['Success', 'Failed', 'Rejected', 'AbsentSubscriber', 'Expired'] as const;
+
+export function isFinalDeliveryStatus(status: string | null): boolean {
+  return status !== null && (FINAL_DELIVERY_STATUSES as readonly string[]).includes(status);
+}
+
+/**
+ * The status a delivery report leaves on a message: a final status is never overwritten (reports can arrive twice
+ * and out of order); otherwise the report's. Null: nothing to change.
+ */
+export function nextDeliveryStatus(current: string | null, reported: string): string | null {
+  if (current === reported || isFinalDeliveryStatus(current)) return null;
+  return reported;
+}
+
+/** What the alert shows for an SMS: its delivery report when one came, else its own state. */
+export function smsStateLabel(sms: Pick<RefillSms, 'status' | 'deliveryStatus'>): 'Queued' | 'Sending' | 'Sent' | 'Delivered' | 'Failed' | 'Rejected' | 'Pending delivery' {
+  if (sms.status === 'failed') return 'Failed';
+  if (sms.deliveryStatus === 'Success') return 'Delivered';
+  if (sms.deliveryStatus === 'Rejected') return 'Rejected';
+  if (sms.deliveryStatus !== null && isFinalDeliveryStatus(sms.deliveryStatus)) return 'Failed';
+  if (sms.deliveryStatus !== null) return 'Pending delivery';
+  if (sms.status === 'queued') return 'Queued';
+  if (sms.status === 'sending') return 'Sending';
+  return 'Sent';
+}
+
+/** Africa's Talking's delivery report (form-encoded or JSON): id is the message id. */
+export const smsDeliveryReportSchema = z.object({
+  id: z.string().trim().min(1).max(100),
+  status: z.string().trim().min(1).max(40),
+  phoneNumber: z.string().max(30).optional(),
+  networkCode: z.string().max(20).optional(),
+  failureReason: z.string().max(200).optional(),
+});
+export type SmsDeliveryReport = z.infer<typeof smsDeliveryReportSchema>;
+
+/** Africa's Talking's opt-out callback: the subscriber asked this sender to stop. */
+export const smsOptOutSchema = z.object({
+  senderId: z.string().max(40).optional(),
+  phoneNumber: z.string().trim().min(1).max(30),
+});
+
+/** PUT /api/contacts/:id/reminder-consent */
+export const REMINDER_CONSENT_SOURCES = ['till', 'contact', 'refill_alerts'] as const;
+export const reminderConsentSchema = z.strictObject({
+  consent: z.boolean(),
+  source: z.enum(REMINDER_CONSENT_SOURCES),
+});
+export type ReminderConsentInput = z.infer<typeof reminderConsentSchema>;
+export const reminderConsentResponseSchema = z.object({
+  contactId: z.string(),
+  consent: z.boolean().nullable(),
+  source: z.enum(REMINDER_CONSENT_SOURCES).nullable(),
+  changedAt: z.string().nullable(),
+  smsOptedOut: z.boolean(),
+});
+export type ReminderConsent = z.infer<typeof reminderConsentResponseSchema>;
+export const contactIdParamsSchema = z.strictObject({ id: z.uuid('Contact not found') });
+
+/** The SMS of a reminder as sent: E.164 with + for Africa's Talking. */
+export function smsRecipient(phone254: string): string {
+  return `+${phone254}`;
 }

@@ -26,7 +26,6 @@ import suspended from '@/i18n/en/suspended.json';
 import sales from '@/i18n/en/sales.json';
 import contacts from '@/i18n/en/contacts.json';
 import purchases from '@/i18n/en/purchases.json';
-import refills from '@/i18n/en/refills.json';
 
 /**
  * The catalogues, per language and namespace (one namespace per feature). Catalogues are imported statically:
@@ -59,7 +58,6 @@ export const resources = {
     sales,
     contacts,
     purchases,
-    refills,
     checkout,
     /** The server's error codes (packages/domain/src/errors.ts), for t('errors:CODE', values). */
     errors,

@@ -16,6 +16,7 @@ import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import { loadSettings, settingsTimeZone } from '../settings/settings.service.ts';
+import { withReminderState } from './refill-sms.service.ts';
 import { findOpenRefillLines, findPharmacyName, lockOpenRefillLinesOf, lockRefillLine, markRefillLinesCompleted, type RefillLineRow } from './refills.repository.ts';
 
 /**
@@ -41,7 +42,7 @@ export async function listRefillReminders(q: Queryable, ctx: RequestContext, que
     .map((row) => toReminder(row, today))
     .filter((r) => (range.min === null || r.daysLeft >= range.min) && (range.max === null || r.daysLeft <= range.max));
   return {
-    items: alerts.slice(query.offset, query.offset + query.limit),
+    items: await withReminderState(q, ctx.pharmacyId, alerts.slice(query.offset, query.offset + query.limit)),
     total: alerts.length,
     today,
     pharmacyName: settings.pharmacyName.trim() || (await findPharmacyName(q, ctx.pharmacyId)) || 'PharmaPoint',

@@ -23,12 +23,14 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Select } from '@/components/ui/select';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { fetchRefillReminders, useCompleteRefill, useRefillReminders } from '@/features/refills/api/refills';
+import { RefillSmsCell } from '@/features/refills/components/refill-sms-cell';
 import { errorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
 import { downloadCsv } from '@/lib/report-export';
 import { toast } from '@/lib/toast';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { pageParam, useUrlFilters } from '@/lib/use-url-filters';
+import '@/i18n/refills';
 
 function StatusBadge({ reminder }: { reminder: RefillReminder }) {
   const { t } = useTranslation('refills');
@@ -129,6 +131,11 @@ export default function RefillAlertsPage() {
       }),
       column.accessor('status', { header: t('columns.status'), cell: ({ row }) => <StatusBadge reminder={row.original} /> }),
       column.display({
+        id: 'sms',
+        header: t('columns.sms'),
+        cell: ({ row }) => <RefillSmsCell reminder={row.original} disabled={isDemo} />,
+      }),
+      column.display({
         id: 'actions',
         header: t('columns.actions'),
         cell: ({ row: { original: r } }) => (
@@ -141,12 +148,9 @@ export default function RefillAlertsPage() {
               disabled={isDemo}
               loading={complete.isPending && complete.variables?.saleId === r.saleId && complete.variables.line === r.line}
               onClick={() =>
-                complete.mutate(
-                  { saleId: r.saleId, line: r.line },
-                  {
-                    onSuccess: () => toast.success(t('completed', { client: r.client.name })),
-                    onError: (error) => toast.error(errorMessage(error)),
-                  },
+                complete.mutateAsync({ saleId: r.saleId, line: r.line }).then(
+                  () => toast.success(t('completed', { client: r.client.name })),
+                  (error: unknown) => toast.error(errorMessage(error)),
                 )
               }
             >
