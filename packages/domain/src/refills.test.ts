@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type AutoReminderCandidate,
   daysBetween,
   mergeRefillLines,
   refillDueRange,
@@ -95,5 +96,40 @@ describe('delivery reports', () => {
     expect(smsStateLabel({ status: 'sent', deliveryStatus: 'Success' })).toBe('Delivered');
     expect(smsStateLabel({ status: 'sent', deliveryStatus: 'Expired' })).toBe('Failed');
     expect(smsStateLabel({ status: 'failed', deliveryStatus: null })).toBe('Failed');
+  });
+});
+
+describe('the automatic reminder planner', () => {
+  const on = { enabled: true, daysBefore: 3, quietStart: '20:00', quietEnd: '08:00' };
+  const c = (over: Partial<AutoReminderCandidate> = {}) => ({
+    saleId: 's1', line: 1, clientId: 'c1', refillDate: '2026-12-03', consent: true, phone: '0712345678', optedOut: false, remindedAlready: false, ...over,
+  });
+  it('knows quiet hours across midnight and within a day', async () => {
+    const { inQuietHours } = await import('./refills.ts');
+    expect(['19:59', '20:00', '23:30', '00:00', '07:59', '08:00'].map((t) => inQuietHours(t, '20:00', '08:00'))).toEqual([false, true, true, true, true, false]);
+    expect(['12:59', '13:00', '13:59', '14:00'].map((t) => inQuietHours(t, '13:00', '14:00'))).toEqual([false, true, true, false]);
+    expect(inQuietHours('03:00', '08:00', '08:00')).toBe(false);
+  });
+  it('sends N days before the refill, once per refill, only with consent, a valid number and no opt-out', async () => {
+    const { planAutoReminders } = await import('./refills.ts');
+    const plan = (candidates: ReturnType<typeof c>[], extra: Partial<Parameters<typeof planAutoReminders>[0]> = {}) =>
+      planAutoReminders({ settings: on, today: '2026-11-30', localTime: '10:00', candidates, clientsMessagedToday: new Set(), ...extra }).map((p) => p.saleId);
+    expect(plan([c()])).toEqual(['s1']);
+    expect(plan([c({ refillDate: '2026-12-04' })])).toEqual([]);
+    expect(plan([c({ refillDate: '2026-11-29' })])).toEqual([]);
+    expect(plan([c({ remindedAlready: true })])).toEqual([]);
+    expect(plan([c({ consent: null })])).toEqual([]);
+    expect(plan([c({ consent: false })])).toEqual([]);
+    expect(plan([c({ optedOut: true })])).toEqual([]);
+    expect(plan([c({ phone: '12345' })])).toEqual([]);
+    expect(plan([c()], { localTime: '21:15' })).toEqual([]);
+    expect(plan([c()], { settings: { ...on, enabled: false } })).toEqual([]);
+  });
+  it('sends at most one message per client per day: the soonest refill, none if already messaged today', async () => {
+    const { planAutoReminders } = await import('./refills.ts');
+    const plan = (candidates: ReturnType<typeof c>[], messaged: string[] = []) =>
+      planAutoReminders({ settings: on, today: '2026-11-30', localTime: '10:00', candidates, clientsMessagedToday: new Set(messaged) }).map((p) => p.saleId);
+    expect(plan([c({ saleId: 'a', refillDate: '2026-12-02' }), c({ saleId: 'b', refillDate: '2026-12-01' }), c({ saleId: 'x', clientId: 'c2' })])).toEqual(['b', 'x']);
+    expect(plan([c(), c({ saleId: 'y', clientId: 'c2' })], ['c1'])).toEqual(['y']);
   });
 });

@@ -277,3 +277,70 @@ export const contactIdParamsSchema = z.strictObject({ id: z.uuid('Contact not fo
 export function smsRecipient(phone254: string): string {
   return `+${phone254}`;
 }
+
+/** The automatic SMS reminder: opt-in, N days before the refill is due (default 3), never in quiet hours. */
+export const AUTO_REMINDER_DEFAULTS = { enabled: false, daysBefore: 3, quietStart: '20:00', quietEnd: '08:00' } as const;
+
+const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Enter the time as HH:MM (24-hour).');
+export const autoReminderSettingsSchema = z.strictObject({
+  enabled: z.boolean(),
+  daysBefore: z.number().int().min(0, 'Days before must be from 0 to 30.').max(30, 'Days before must be from 0 to 30.'),
+  quietStart: clock,
+  quietEnd: clock,
+});
+export type AutoReminderSettings = z.infer<typeof autoReminderSettingsSchema>;
+
+function minutesOf(hhmm: string): number {
+  const [h, m] = hhmm.split(':').map(Number);
+  return (h ?? 0) * 60 + (m ?? 0);
+}
+
+/** Whether a local time (HH:MM) lies in the quiet hours [start, end), which may run past midnight. */
+export function inQuietHours(localTime: string, quietStart: string, quietEnd: string): boolean {
+  const t = minutesOf(localTime);
+  const start = minutesOf(quietStart);
+  const end = minutesOf(quietEnd);
+  if (start === end) return false;
+  return start < end ? t >= start && t < end : t >= start || t < end;
+}
+
+/** One open refill line the automatic reminder may message. */
+export interface AutoReminderCandidate {
+  saleId: string;
+  line: number;
+  clientId: string;
+  refillDate: string;
+  /** The client's consent to reminders (null: never asked). */
+  consent: boolean | null;
+  phone: string | null;
+  optedOut: boolean;
+  /** An automatic reminder already went for this line. */
+  remindedAlready: boolean;
+}
+
+/**
+ * Which lines get their automatic reminder now: only when enabled and outside quiet hours; a line due within
+ * `daysBefore` days (not already past due), never reminded automatically, of a client who gave consent, with a
+ * valid number that did not opt out; at most one message per client per day (the soonest refill), none for a
+ * client already messaged today.
+ */
+export function planAutoReminders(input: {
+  settings: AutoReminderSettings;
+  today: string;
+  localTime: string;
+  candidates: readonly AutoReminderCandidate[];
+  clientsMessagedToday: ReadonlySet<string>;
+}): AutoReminderCandidate[] {
+  const { settings, today } = input;
+  if (!settings.enabled || inQuietHours(input.localTime, settings.quietStart, settings.quietEnd)) return [];
+  const chosen = new Map<string, AutoReminderCandidate>();
+  for (const c of input.candidates) {
+    const daysLeft = daysBetween(today, c.refillDate);
+    if (daysLeft < 0 || daysLeft > settings.daysBefore) continue;
+    if (c.remindedAlready || c.consent !== true || c.optedOut || !reminderPhone(c.phone).ok) continue;
+    if (input.clientsMessagedToday.has(c.clientId)) continue;
+    const current = chosen.get(c.clientId);
+    if (!current || c.refillDate < current.refillDate) chosen.set(c.clientId, c);
+  }
+  return [...chosen.values()];
+}
