@@ -98,4 +98,12 @@ test('an SMS reminder reaching the simulator and its delivery status shown', asy
   await sim.close();
   // The delivery report posted back updates the alert (the page reads it again while a delivery is awaited).
   await expect(row.getByLabel('SMS status: Delivered')).toBeVisible({ timeout: 15_000 });
+
+  // The opt-in automatic reminder is off until the owner turns it on.
+  await expect(page.getByRole('heading', { name: 'Automatic SMS reminders' })).toBeVisible();
+  await expect(page.getByRole('switch', { name: 'Send reminders automatically' })).not.toBeChecked();
+  // On a 360 px phone nothing scrolls sideways (the table scrolls in its own frame).
+  await page.setViewportSize({ width: 360, height: 800 });
+  await expect(row).toBeAttached();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 });

@@ -159,4 +159,48 @@ describe.each(testDatabaseKinds())('SMS refill reminders on %s', (kind) => {
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('REFILL_OPTED_OUT');
   });
+
+  it('the opt-in automatic reminder: planned by the job runner, N days before, once per refill, one per client per day, consent needed', async () => {
+    const sell = async (client: string, ago: number, days: number) => {
+      const id = randomUUID();
+      const body = { id, clientId: client, saleDate: daysFromToday(-ago), lines: [{ productId: product, quantity: 1, needsRefill: true, refillDays: days }], payments: [{ method: 'Cash', amountCents: 100_000 }] };
+      expect((await c.owner!.request('POST', '/api/sales', body, { 'idempotency-key': id })).status).toBe(201);
+      return id;
+    };
+    const contact = async (name: string, phone: string, consent: boolean | null) => {
+      const id = (await c.owner!.request('POST', '/api/contacts', { name, phone }, { 'idempotency-key': randomUUID() })).body.id as string;
+      if (consent !== null) expect((await c.owner!.request('PUT', `/api/contacts/${id}/reminder-consent`, { consent, source: 'contact' })).status).toBe(200);
+      return id;
+    };
+    const amina = await contact('Amina Auto', '0712 000 555', true);
+    const soon = await sell(amina, 0, 1);
+    const later = await sell(amina, 0, 2);
+    const bakari = await contact('Bakari Auto', '0712 000 666', null);
+    await sell(bakari, 0, 2);
+    const chege = await contact('Chege Auto', '0712 000 777', true);
+    await sell(chege, 0, 5);
+
+    expect((await c.inventory!.get('/api/refill-reminders/settings')).body).toEqual({ enabled: false, daysBefore: 3, quietStart: '20:00', quietEnd: '08:00' });
+    const settings = { enabled: true, daysBefore: 3, quietStart: '00:00', quietEnd: '00:00' };
+    expect((await c.inventory!.request('PUT', '/api/refill-reminders/settings', settings)).status).toBe(403);
+    expect((await c.owner!.request('PUT', '/api/refill-reminders/settings', { ...settings, quietStart: '25:00' })).status).toBe(400);
+    const saved = await c.owner!.request('PUT', '/api/refill-reminders/settings', settings);
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    // Saving it on again starts no second chain.
+    expect((await c.owner!.request('PUT', '/api/refill-reminders/settings', settings)).status).toBe(200);
+
+    const autoOf = (client: string) =>
+      t.db.owner.query<{ saleId: string; status: string }>(`SELECT sale_id AS "saleId", status FROM refill_sms WHERE pharmacy_id = $1 AND client_id = $2 AND trigger = 'auto'`, [ph.pharmacyId, client]);
+    const sent = await until(() => autoOf(amina), (rows) => rows.length === 1 && rows[0]!.status === 'sent', "Amina's automatic reminder");
+    expect(sent[0]!.saleId).toBe(soon);
+    expect(sent.map((r) => r.saleId)).not.toContain(later);
+    expect(sim.messages().filter((m) => m.to === '+254712000555')).toHaveLength(1);
+    expect(await autoOf(bakari)).toEqual([]);
+    expect(await autoOf(chege)).toEqual([]);
+    const plans = await t.db.owner.query<{ state: string; due: boolean }>(
+      `SELECT state, run_at > now() + interval '10 minutes' AS due FROM jobs WHERE kind = 'refill_sms_plan' AND pharmacy_id = $1 AND state IN ('pending', 'running')`,
+      [ph.pharmacyId],
+    );
+    expect(plans).toEqual([{ state: 'pending', due: true }]);
+  });
 });

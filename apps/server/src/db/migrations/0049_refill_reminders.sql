@@ -88,3 +88,21 @@ CREATE FUNCTION refill_sms_pharmacies_of(p_phone text) RETURNS SETOF text
   AS $$ SELECT DISTINCT pharmacy_id FROM refill_sms WHERE phone = p_phone $$;
 REVOKE ALL ON FUNCTION refill_sms_pharmacies_of(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION refill_sms_pharmacies_of(text) TO pharmapoint_app;
+
+-- The automatic SMS reminder, opt-in per pharmacy: N days before the refill is due, never in quiet hours (the
+-- pharmacy's time zone). A planning job (refill_sms_plan) runs it through the job runner; only the job named in
+-- plan_job_id continues the chain, so turning it on twice never starts two.
+CREATE TABLE refill_reminder_settings (
+  pharmacy_id text PRIMARY KEY REFERENCES pharmacies (id) ON DELETE CASCADE,
+  enabled boolean NOT NULL DEFAULT false,
+  days_before integer NOT NULL DEFAULT 3 CHECK (days_before BETWEEN 0 AND 30),
+  quiet_start text NOT NULL DEFAULT '20:00' CHECK (quiet_start ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'),
+  quiet_end text NOT NULL DEFAULT '08:00' CHECK (quiet_end ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'),
+  plan_job_id uuid,
+  updated_by uuid,
+  updated_at timestamptz NOT NULL
+);
+ALTER TABLE refill_reminder_settings ENABLE ROW LEVEL SECURITY;
+ALTER TABLE refill_reminder_settings FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON refill_reminder_settings USING (pharmacy_id = app_pharmacy_id()) WITH CHECK (pharmacy_id = app_pharmacy_id());
+GRANT SELECT, INSERT, UPDATE ON refill_reminder_settings TO pharmapoint_app;

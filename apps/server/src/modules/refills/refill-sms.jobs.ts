@@ -5,7 +5,7 @@ import { runTransaction } from '../../platform/transaction.ts';
 import { smsRecipient } from '@pharmapoint/domain/refills';
 import { AT_ACCEPTED_CODES, sendSms } from './at.client.ts';
 import { claimRefillSms, insertOptOut, markSmsFailed, markSmsSent, optedOutPhones } from './refill-sms.repository.ts';
-import { REFILL_SMS_JOB } from './refill-sms.service.ts';
+import { planAutoReminderRun, REFILL_SMS_JOB, REFILL_SMS_PLAN_JOB } from './refill-sms.service.ts';
 
 export interface RefillSmsDeps {
   db: Database;
@@ -62,5 +62,10 @@ export async function runRefillSms(deps: RefillSmsDeps, job: Job): Promise<void>
 export function createRefillSmsRunner(deps: RefillSmsDeps): JobRunner {
   const runner = new JobRunner({ db: deps.db, leaseMs: 60_000, backoffBaseMs: 5_000, backoffCapMs: 300_000 });
   runner.register(REFILL_SMS_JOB, (job) => runRefillSms(deps, job));
+  // The automatic reminder's plan: one job per pharmacy at a time, claimed by one instance (SKIP LOCKED).
+  runner.register(REFILL_SMS_PLAN_JOB, async (job) => {
+    const { pharmacyId } = job.payload as { pharmacyId: string };
+    await runTransaction(deps.db, { pharmacyId }, (q) => planAutoReminderRun(q, pharmacyId, job.id, new Date()));
+  });
   return runner;
 }

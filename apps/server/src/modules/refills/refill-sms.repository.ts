@@ -128,3 +128,85 @@ export async function latestSmsOfLines(q: Queryable, pharmacyId: string, lines: 
   );
   return new Map(rows.map(({ saleId, line, ...sms }) => [`${saleId}:${line}`, sms]));
 }
+
+export interface AutoSettingsRow {
+  enabled: boolean;
+  daysBefore: number;
+  quietStart: string;
+  quietEnd: string;
+  planJobId: string | null;
+}
+
+export async function findAutoSettings(q: Queryable, pharmacyId: string, lock = false): Promise<AutoSettingsRow | null> {
+  const [row] = await q.query<AutoSettingsRow>(
+    `SELECT enabled, days_before AS "daysBefore", quiet_start AS "quietStart", quiet_end AS "quietEnd", plan_job_id AS "planJobId"
+       FROM refill_reminder_settings WHERE pharmacy_id = $1${lock ? ' FOR UPDATE' : ''}`,
+    [pharmacyId],
+  );
+  return row ?? null;
+}
+
+export async function saveAutoSettings(
+  q: Queryable,
+  row: { pharmacyId: string; enabled: boolean; daysBefore: number; quietStart: string; quietEnd: string; planJobId: string | null; userId: string | null; at: Date },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO refill_reminder_settings (pharmacy_id, enabled, days_before, quiet_start, quiet_end, plan_job_id, updated_by, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     ON CONFLICT (pharmacy_id) DO UPDATE SET enabled = EXCLUDED.enabled, days_before = EXCLUDED.days_before, quiet_start = EXCLUDED.quiet_start,
+       quiet_end = EXCLUDED.quiet_end, plan_job_id = EXCLUDED.plan_job_id, updated_by = EXCLUDED.updated_by, updated_at = EXCLUDED.updated_at`,
+    [row.pharmacyId, row.enabled, row.daysBefore, row.quietStart, row.quietEnd, row.planJobId, row.userId, row.at],
+  );
+}
+
+export async function setPlanJob(q: Queryable, pharmacyId: string, jobId: string): Promise<void> {
+  await q.query(`UPDATE refill_reminder_settings SET plan_job_id = $2 WHERE pharmacy_id = $1`, [pharmacyId, jobId]);
+}
+
+export interface AutoCandidateRow {
+  saleId: string;
+  line: number;
+  clientId: string;
+  clientName: string;
+  phone: string | null;
+  refillDate: string;
+  consent: boolean | null;
+  remindedAlready: boolean;
+}
+
+/** Open refill lines due from `from` to `to`, with the client's consent and whether an automatic SMS already went. */
+export async function findAutoCandidates(q: Queryable, pharmacyId: string, from: string, to: string): Promise<AutoCandidateRow[]> {
+  return q.query<AutoCandidateRow>(
+    `SELECT si.sale_id AS "saleId", si.line, s.client_id AS "clientId", coalesce(c.name, s.client_name) AS "clientName",
+            coalesce(c.phone, s.client_phone) AS phone, si.refill_due_date AS "refillDate", rc.consent,
+            EXISTS (SELECT 1 FROM refill_sms r WHERE r.pharmacy_id = si.pharmacy_id AND r.sale_id = si.sale_id AND r.line = si.line AND r.trigger = 'auto') AS "remindedAlready"
+       FROM sale_items si
+       JOIN sales s ON s.pharmacy_id = si.pharmacy_id AND s.id = si.sale_id
+       LEFT JOIN contacts c ON c.pharmacy_id = s.pharmacy_id AND c.id = s.client_id
+       LEFT JOIN reminder_consents rc ON rc.pharmacy_id = s.pharmacy_id AND rc.contact_id = s.client_id
+      WHERE si.pharmacy_id = $1 AND si.needs_refill AND si.refill_completed_at IS NULL AND s.client_id IS NOT NULL
+        AND si.refill_due_date BETWEEN $2::date AND $3::date
+      ORDER BY si.refill_due_date, si.sale_id, si.line
+      LIMIT 2000`,
+    [pharmacyId, from, to],
+  );
+}
+
+/** Clients sent any SMS reminder on this business day. */
+export async function clientsMessagedOn(q: Queryable, pharmacyId: string, day: string): Promise<Set<string>> {
+  const rows = await q.query<{ clientId: string }>(`SELECT DISTINCT client_id AS "clientId" FROM refill_sms WHERE pharmacy_id = $1 AND reminder_day = $2::date AND status <> 'failed'`, [pharmacyId, day]);
+  return new Set(rows.map((r) => r.clientId));
+}
+
+/** An automatic reminder; null when one already exists for the line or the client that day (the unique indexes). */
+export async function insertAutoSms(
+  q: Queryable,
+  row: { pharmacyId: string; id: string; saleId: string; line: number; clientId: string; phone: string; message: string; reminderDay: string; at: Date },
+): Promise<string | null> {
+  const rows = await q.query<{ id: string }>(
+    `INSERT INTO refill_sms (pharmacy_id, id, sale_id, line, client_id, phone, message, trigger, reminder_day, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 'auto', $8, $9) ON CONFLICT DO NOTHING RETURNING id`,
+    [row.pharmacyId, row.id, row.saleId, row.line, row.clientId, row.phone, row.message, row.reminderDay, row.at],
+  );
+  return rows[0]?.id ?? null;
+}

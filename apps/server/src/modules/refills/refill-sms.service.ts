@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
+  AUTO_REMINDER_DEFAULTS,
   nextDeliveryStatus,
+  planAutoReminders,
+  shiftDate,
+  type AutoReminderSettings,
   refillReminderText,
   reminderPhone,
   type ReminderConsent,
@@ -19,7 +23,13 @@ import { audit } from '../audit/audit.service.ts';
 import { findCustomer } from '../contacts/contacts.service.ts';
 import { loadSettings, settingsTimeZone } from '../settings/settings.service.ts';
 import {
+  clientsMessagedOn,
   consentsOf,
+  findAutoCandidates,
+  findAutoSettings,
+  insertAutoSms,
+  saveAutoSettings,
+  setPlanJob,
   findRefillSms,
   insertOptOut,
   insertRefillSms,
@@ -137,4 +147,87 @@ export async function applyOptOut(q: Queryable, pharmacyId: string, phoneNumber:
   if (await insertOptOut(q, pharmacyId, phone, 'provider_opt_out', now)) {
     await audit(q, { pharmacyId, userId: null }, 'sms.opt_out', 'phone', null, null, { phone });
   }
+}
+
+/** The job that plans the automatic reminders of one pharmacy, then queues itself again. */
+export const REFILL_SMS_PLAN_JOB = 'refill_sms_plan';
+/** How often the plan runs while the automatic reminder is on. */
+export const AUTO_PLAN_EVERY_MS = 15 * 60_000;
+
+/** GET /api/refill-reminders/settings */
+export async function getAutoReminderSettings(q: Queryable, ctx: RequestContext): Promise<AutoReminderSettings> {
+  const row = await findAutoSettings(q, ctx.pharmacyId);
+  return row ? { enabled: row.enabled, daysBefore: row.daysBefore, quietStart: row.quietStart, quietEnd: row.quietEnd } : { ...AUTO_REMINDER_DEFAULTS };
+}
+
+/**
+ * PUT /api/refill-reminders/settings: the opt-in automatic reminder. Turning it on queues the planning job now (and
+ * names it, so a chain started earlier stops at its next run); audited.
+ */
+export async function saveAutoReminderSettings(q: Queryable, ctx: RequestContext, input: AutoReminderSettings): Promise<AutoReminderSettings> {
+  const before = await findAutoSettings(q, ctx.pharmacyId, true);
+  let planJobId = before?.planJobId ?? null;
+  if (input.enabled && !before?.enabled) {
+    planJobId = await enqueueJob(q, { kind: REFILL_SMS_PLAN_JOB, pharmacyId: ctx.pharmacyId, payload: { pharmacyId: ctx.pharmacyId }, maxAttempts: 5 });
+  }
+  if (!input.enabled) planJobId = null;
+  await saveAutoSettings(q, { pharmacyId: ctx.pharmacyId, ...input, planJobId, userId: ctx.userId, at: ctx.now });
+  await audit(q, ctx, 'refill_reminders.settings', 'settings', null, before ? { enabled: before.enabled, daysBefore: before.daysBefore, quietStart: before.quietStart, quietEnd: before.quietEnd } : null, input);
+  return input;
+}
+
+function localTimeOf(now: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(now);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
+  return `${part('hour')}:${part('minute')}`;
+}
+
+/**
+ * One run of the automatic reminder (the planning job's work, in the pharmacy's transaction): only the job the
+ * settings name goes on; the pure planner picks the lines; each message is written with its send job (the unique
+ * indexes make a second writer's copy a no-op); then the next run is queued. Answers the messages queued.
+ */
+export async function planAutoReminderRun(q: Queryable, pharmacyId: string, jobId: string, now: Date): Promise<number> {
+  const row = await findAutoSettings(q, pharmacyId, true);
+  if (!row?.enabled || row.planJobId !== jobId) return 0;
+  const { settings } = await loadSettings(q, pharmacyId);
+  const timeZone = settingsTimeZone(settings);
+  const today = businessDate(now, timeZone);
+  const candidates = await findAutoCandidates(q, pharmacyId, today, shiftDate(today, row.daysBefore));
+  const phones = [...new Set(candidates.map((c) => reminderPhone(c.phone)).flatMap((p) => (p.ok ? [p.phone] : [])))];
+  const optedOut = await optedOutPhones(q, pharmacyId, phones);
+  const plan = planAutoReminders({
+    settings: { enabled: row.enabled, daysBefore: row.daysBefore, quietStart: row.quietStart, quietEnd: row.quietEnd },
+    today,
+    localTime: localTimeOf(now, timeZone),
+    candidates: candidates.map((c) => {
+      const phone = reminderPhone(c.phone);
+      return { ...c, optedOut: phone.ok && optedOut.has(phone.phone) };
+    }),
+    clientsMessagedToday: await clientsMessagedOn(q, pharmacyId, today),
+  });
+  const pharmacyName = settings.pharmacyName.trim() || (await findPharmacyName(q, pharmacyId)) || 'PharmaPoint';
+  let queued = 0;
+  for (const line of plan) {
+    const candidate = candidates.find((c) => c.saleId === line.saleId && c.line === line.line)!;
+    const phone = reminderPhone(candidate.phone);
+    if (!phone.ok) continue;
+    const id = await insertAutoSms(q, {
+      pharmacyId,
+      id: randomUUID(),
+      saleId: line.saleId,
+      line: line.line,
+      clientId: line.clientId,
+      phone: phone.phone,
+      message: refillReminderText({ clientName: candidate.clientName, pharmacyName, refillDate: candidate.refillDate }),
+      reminderDay: today,
+      at: now,
+    });
+    if (!id) continue;
+    await enqueueJob(q, { kind: REFILL_SMS_JOB, pharmacyId, payload: { pharmacyId, smsId: id }, maxAttempts: 3 });
+    queued += 1;
+  }
+  const next = await enqueueJob(q, { kind: REFILL_SMS_PLAN_JOB, pharmacyId, payload: { pharmacyId }, runAt: new Date(now.getTime() + AUTO_PLAN_EVERY_MS), maxAttempts: 5 });
+  await setPlanJob(q, pharmacyId, next);
+  return queued;
 }

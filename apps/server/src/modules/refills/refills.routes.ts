@@ -1,5 +1,6 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  autoReminderSettingsSchema,
   contactIdParamsSchema,
   refillActionBodySchema,
   refillCompletionSchema,
@@ -19,7 +20,7 @@ import { isLoopback } from '../auth/dev-mailbox.ts';
 import { AT_DELIVERY_PATH, AT_OPT_OUT_PATH } from './at-config.ts';
 import { createRefillSmsRunner } from './refill-sms.jobs.ts';
 import { pharmaciesOfPhone, pharmacyOfMessage } from './refill-sms.repository.ts';
-import { applyDeliveryReport, applyOptOut, getReminderConsent, queueRefillSms, setReminderConsent } from './refill-sms.service.ts';
+import { applyDeliveryReport, applyOptOut, getAutoReminderSettings, getReminderConsent, queueRefillSms, saveAutoReminderSettings, setReminderConsent } from './refill-sms.service.ts';
 import { completeRefill, listRefillReminders } from './refills.service.ts';
 
 /** The callback's fields: AT posts them form-encoded; JSON is accepted too. */
@@ -87,6 +88,22 @@ export const registerRefills: ModuleRegistrar = (app, { db, config }) => {
       },
     },
     async (request, reply) => app.inTenant(request, reply, (q, ctx) => queueRefillSms(q, ctx, request.params.saleId, request.params.line), { status: 201 }),
+  );
+  r.get(
+    '/api/refill-reminders/settings',
+    {
+      config: { access: { permission: 'report:inventory' } },
+      schema: { tags, summary: 'The automatic SMS reminder: on or off, days before the refill, quiet hours', response: { 200: autoReminderSettingsSchema } },
+    },
+    async (request, reply) => app.inTenant(request, reply, (q, ctx) => getAutoReminderSettings(q, ctx)),
+  );
+  r.put(
+    '/api/refill-reminders/settings',
+    {
+      config: { access: { anyOf: ['settings:business', 'settings:system'] } },
+      schema: { tags, summary: 'Turn the automatic SMS reminder on or off (opt-in), with the days before the refill and the quiet hours', body: autoReminderSettingsSchema, response: { 200: autoReminderSettingsSchema } },
+    },
+    async (request, reply) => app.inTenant(request, reply, (q, ctx) => saveAutoReminderSettings(q, ctx, request.body)),
   );
   r.get(
     '/api/contacts/:id/reminder-consent',

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { isFinalDeliveryStatus } from '@pharmapoint/domain/refills';
-import type { RefillCompletion, RefillReminderListQueryInput, RefillReminderListResponse, RefillSms, ReminderConsent, ReminderConsentInput } from '@pharmapoint/domain/refills';
+import type { AutoReminderSettings, RefillCompletion, RefillReminderListQueryInput, RefillReminderListResponse, RefillSms, ReminderConsent, ReminderConsentInput } from '@pharmapoint/domain/refills';
 import { api } from '@/lib/api';
 
 export const refillKeys = {
@@ -66,5 +66,21 @@ export function useSetReminderConsent() {
     mutationFn: (input: { contactId: string } & ReminderConsentInput) => api.put<ReminderConsent>(`/api/contacts/${input.contactId}/reminder-consent`, { consent: input.consent, source: input.source }),
     onSuccess: (answer) => client.setQueryData(consentKeys.of(answer.contactId), answer),
     onSettled: () => client.invalidateQueries({ queryKey: refillKeys.all }),
+  });
+}
+
+const settingsKey = ['refill-reminders', 'settings'] as const;
+
+/** GET /api/refill-reminders/settings */
+export function useAutoReminderSettings() {
+  return useQuery({ queryKey: settingsKey, queryFn: ({ signal }) => api.get<AutoReminderSettings>('/api/refill-reminders/settings', { signal }) });
+}
+
+/** PUT /api/refill-reminders/settings */
+export function useSaveAutoReminderSettings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (settings: AutoReminderSettings) => api.put<AutoReminderSettings>('/api/refill-reminders/settings', settings),
+    onSuccess: (answer) => client.setQueryData(settingsKey, answer),
   });
 }

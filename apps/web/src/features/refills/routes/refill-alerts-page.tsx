@@ -23,6 +23,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Select } from '@/components/ui/select';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { fetchRefillReminders, useCompleteRefill, useRefillReminders } from '@/features/refills/api/refills';
+import { AutoReminderCard } from '@/features/refills/components/auto-reminder-card';
 import { RefillSmsCell } from '@/features/refills/components/refill-sms-cell';
 import { errorMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
@@ -75,7 +76,7 @@ function WhatsAppAction({ reminder, pharmacyName }: { reminder: RefillReminder; 
 /** /app/reports/refill-alerts (report:inventory): refills overdue, due today or upcoming, with their reminders. */
 export default function RefillAlertsPage() {
   const { t } = useTranslation('refills');
-  const { me, isDemo } = usePermissions();
+  const { me, isDemo, can } = usePermissions();
   const { params, update } = useUrlFilters();
   const due: RefillDueFilter = (REFILL_DUE_FILTERS as readonly string[]).includes(params.get('due') ?? '') ? (params.get('due') as RefillDueFilter) : 'window';
   const branchId = params.get('branchId') ?? '';
@@ -236,6 +237,7 @@ export default function RefillAlertsPage() {
           />
         )}
       </Card>
+      <AutoReminderCard canEdit={!isDemo && (can('settings:business') || can('settings:system'))} />
     </div>
   );
 }
