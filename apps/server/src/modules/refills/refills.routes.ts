@@ -172,6 +172,6 @@ export const registerRefills: ModuleRegistrar = (app, { db, config }) => {
 
   // Every listening server runs it: jobs are claimed with SKIP LOCKED, so several instances share them.
   const runner = createRefillSmsRunner({ db, config });
-  app.addHook('onListen', async () => runner.start(1000));
+  app.addHook('onListen', async () => runner.start(2000));
   app.addHook('onClose', async () => runner.stop());
 };
