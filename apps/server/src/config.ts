@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadKopoKopoConfig, type KopoKopoConfig } from './modules/payments/k2-config.ts';
+import { loadAfricasTalkingConfig, type AfricasTalkingConfig } from './modules/refills/at-config.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -46,6 +47,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Kopo Kopo K2 (issue 11): absent without K2_CLIENT_ID, K2_CLIENT_SECRET and K2_API_KEY; npm start then runs the local simulator. */
   kopokopo?: KopoKopoConfig;
+  /** Africa's Talking SMS: absent without AT_USERNAME and AT_API_KEY; npm start then runs the local SMS simulator. */
+  africasTalking?: AfricasTalkingConfig;
 }
 
 /** What Fastify's trustProxy takes: off, the proxies' addresses, or a hop count (a function of the hop). */
@@ -92,5 +95,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     kopokopo: loadKopoKopoConfig(env, publicUrl),
+    africasTalking: loadAfricasTalkingConfig(env),
   };
 }

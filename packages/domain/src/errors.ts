@@ -213,6 +213,14 @@ export const ERRORS = {
   DEMO_RATE_LIMITED: { status: 429, message: 'Too many requests. Please try again later.' },
   ADMIN_PHARMACY_INACTIVE: { status: 409, message: 'This pharmacy is deactivated. Reactivate it first.' },
 
+  // Refill alerts and their reminders
+  REFILL_NOT_FOUND: { status: 404, message: 'Refill reminder not found' },
+  REFILL_NO_PHONE: { status: 400, message: 'No phone number available' },
+  REFILL_INVALID_PHONE: { status: 400, message: 'Invalid phone number' },
+  REFILL_COMPLETED: { status: 409, message: 'This refill is already completed.' },
+  REFILL_NO_CONSENT: { status: 409, message: '{client} has not agreed to refill reminders.' },
+  REFILL_OPTED_OUT: { status: 409, message: '{client} has opted out of SMS from this pharmacy.' },
+
   INTERNAL: { status: 500, message: 'An unexpected error occurred.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -13,6 +13,7 @@ import { registerJobs } from './jobs/jobs.routes.ts';
 import { registerPayments } from './payments/payments.routes.ts';
 import { registerProductImport } from './product-import/import.routes.ts';
 import { registerPos } from './pos/pos.routes.ts';
+import { registerRefills } from './refills/refills.routes.ts';
 import { registerProducts } from './products/products.routes.ts';
 import { registerPurchases } from './purchases/purchases.routes.ts';
 import { registerSales } from './sales/sales.routes.ts';
@@ -50,6 +51,7 @@ export const modules: FastifyPluginAsync<AppDeps>[] = [
   modulePlugin('dashboard', registerDashboard),
   modulePlugin('sales-report', registerSalesReport),
   modulePlugin('inventory-reports', registerInventoryReports),
+  modulePlugin('refills', registerRefills),
   modulePlugin('purchases', registerPurchases),
   modulePlugin('pos', registerPos),
   modulePlugin('suspended-sales', registerSuspendedSales),

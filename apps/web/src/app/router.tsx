@@ -67,7 +67,7 @@ const SuppliersReport = screen(() => import('@/features/reports/routes/suppliers
 const ExpiryReport = screen(() => import('@/features/reports/routes/expiry-report-page'));
 const LowStockReport = screen(() => import('@/features/reports/routes/low-stock-report-page'));
 const InventoryReport = screen(() => import('@/features/reports/routes/inventory-report-page'));
-const RefillAlerts = screen(() => import('@/features/reports/routes/refill-alerts-page'));
+const RefillAlerts = screen(() => import('@/features/refills/routes/refill-alerts-page'));
 const StockAdjustmentsReport = screen(() => import('@/features/reports/routes/stock-adjustments-report-page'));
 const StockTransfersReport = screen(() => import('@/features/reports/routes/stock-transfers-report-page'));
 const DdaReport = screen(() => import('@/features/reports/routes/dda-report-page'));
@@ -174,6 +174,7 @@ export const routes: RouteObject[] = [
       ...Object.entries(SHORT_REPORT_LINKS).map(([path, report]) => ({ path, element: <Navigate to={`/app/reports/${report}`} replace /> })),
       { path: '/trial', element: <Navigate to="/demo-register" replace /> },
       { path: '/register', element: <Navigate to="/demo-register" replace /> },
+      { path: '/refill-alerts', element: <Navigate to="/app/reports/refill-alerts" replace /> },
       {
         path: '/app/admin',
         element: (

@@ -2,9 +2,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { expenseReportQuerySchema, expenseReportResponseSchema, voidExpenseSchema } from '@pharmapoint/domain/expense-report';
 import { createExpenseSchema, expenseListQuerySchema, expenseListResponseSchema, expenseSchema } from '@pharmapoint/domain/expenses';
-import { refillReminderListQuerySchema, refillReminderListResponseSchema } from '@pharmapoint/domain/refills';
 import type { ModuleRegistrar } from '../../platform/module.ts';
-import { editExpense, expenseReport, listExpenses, listRefillReminders, recordManualExpense, recordTillExpense, voidExpense } from './expenses.service.ts';
+import { editExpense, expenseReport, listExpenses, recordManualExpense, recordTillExpense, voidExpense } from './expenses.service.ts';
 
 const tags = ['expenses'];
 const params = z.strictObject({ id: z.uuid('Not found') });
@@ -71,19 +70,5 @@ export const registerExpenses: ModuleRegistrar = (app) => {
       },
     },
     async (request, reply) => app.inTenant(request, reply, (q, ctx) => expenseReport(q, ctx, request.query)),
-  );
-  r.get(
-    '/api/refill-reminders',
-    {
-      // The refill alerts report's guard (seed 000 section 5: reports/refill-alerts needs report:inventory).
-      config: { access: { permission: 'report:inventory' } },
-      schema: {
-        tags: ['refills'],
-        summary: 'Open refill reminders set at the till: overdue, due today or in the next 7 days (or as filtered)',
-        querystring: refillReminderListQuerySchema,
-        response: { 200: refillReminderListResponseSchema },
-      },
-    },
-    async (request, reply) => app.inTenant(request, reply, (q, ctx) => listRefillReminders(q, ctx, request.query)),
   );
 };

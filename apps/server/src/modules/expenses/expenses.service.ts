@@ -10,7 +10,6 @@ import {
 } from '@pharmapoint/domain/expense-report';
 import { isTransportCategory, transportTotalCents, type CreateExpense, type Expense, type ExpenseListQuery, type ExpenseListResponse } from '@pharmapoint/domain/expenses';
 import { resolveReportRange } from '@pharmapoint/domain/report-period';
-import { REFILL_UPCOMING_DAYS, type RefillReminderListQuery, type RefillReminderListResponse } from '@pharmapoint/domain/refills';
 import { businessDate } from '@pharmapoint/domain/stock';
 import type { Queryable } from '../../db/database.ts';
 import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
@@ -29,7 +28,6 @@ import {
   markExpenseVoided,
   updateExpense,
 } from './expenses.repository.ts';
-import { listRefillReminders as findRefillReminders } from './refills.repository.ts';
 
 /**
  * Expenses (issue 9 item 11, seed 001 sections 3-6, decision 0027). An expense recorded at the till is approved at
@@ -100,18 +98,6 @@ export async function listExpenses(q: Queryable, ctx: RequestContext, query: Exp
   if (query.branchId && !canSeeBranch(ctx, query.branchId)) throw new AppError('BRANCH_NOT_ALLOWED');
   const { items, total, totalCents } = await findExpenses(q, ctx.pharmacyId, query, ctx.visibleBranchIds);
   return { items, total, totalCents, limit: query.limit, offset: query.offset };
-}
-
-/**
- * GET /api/refill-reminders: open refill reminders of the caller's branches (sale lines with needs_refill and no
- * completion), with the days left from the pharmacy's today and the status of seed 002 (overdue, due, upcoming).
- * Kept with the till's expenses until the back office's refill alerts get their own module (decision 0027).
- */
-export async function listRefillReminders(q: Queryable, ctx: RequestContext, query: RefillReminderListQuery): Promise<RefillReminderListResponse> {
-  if (query.branchId && !canSeeBranch(ctx, query.branchId)) throw new AppError('BRANCH_NOT_ALLOWED');
-  const today = businessDate(ctx.now, await pharmacyTimeZone(q, ctx.pharmacyId));
-  const { items, total } = await findRefillReminders(q, ctx.pharmacyId, query, today, REFILL_UPCOMING_DAYS, ctx.visibleBranchIds);
-  return { items, total, today, limit: query.limit, offset: query.offset };
 }
 
 // ------------------------------------------------------------------------------------------- kept by hand

@@ -22,6 +22,7 @@ import { useContactSummary, useDeletePayment } from '../api/contacts';
 import { ContactFormDialog } from '../components/contact-form-dialog';
 import { SupplierPaymentDialog } from '../components/supplier-payment-dialog';
 import { phoneText } from './contacts-page';
+import { ReminderConsentSwitch } from '@/components/reminder-consent-switch';
 
 /** /app/contacts/:id: a contact's details, its balance, and its sales, payments and prescriptions or its purchases and payments. */
 export default function ContactDetailPage() {
@@ -80,6 +81,11 @@ export default function ContactDetailPage() {
             </div>
           ))}
         </dl>
+        {c.type === 'customer' ? (
+          <div className="mt-4 border-t border-slate-100 pt-4">
+            <ReminderConsentSwitch contactId={c.id} source="contact" disabled={isDemo || !(can('contact:update') || can('pos:access') || can('report:inventory'))} />
+          </div>
+        ) : null}
       </Card>
       {c.type === 'customer' ? <CustomerSections data={data} /> : null}
       {c.type === 'supplier' ? <SupplierSections data={data} canPay={(can('supplier:update') || can('supplier:manage') || can('contact:update')) && !isDemo} /> : null}

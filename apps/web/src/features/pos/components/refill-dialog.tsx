@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,9 @@ import { Dialog } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { formatDate } from '@/lib/format';
+
+/** Loaded when the dialog opens for a client: the till's first load stays within its budget. */
+const ReminderConsentSwitch = lazy(() => import('@/components/reminder-consent-switch').then((m) => ({ default: m.ReminderConsentSwitch })));
 
 export interface RefillReminderDialogProps {
   open: boolean;
@@ -85,6 +88,11 @@ export function RefillReminderDialog({ open, productName, clientId, initialDays,
           <p className="text-sm font-medium text-slate-700" aria-live="polite">
             {t('refill.due', { date: formatDate(due) })}
           </p>
+        ) : null}
+        {clientId ? (
+          <Suspense fallback={null}>
+            <ReminderConsentSwitch contactId={clientId} source="till" />
+          </Suspense>
         ) : null}
       </form>
     </Dialog>
