@@ -44,9 +44,6 @@ export const RESERVATION_KINDS: readonly StockMovementKind[] = ['reserve', 'rele
 /** Days before expiry a batch counts as near expiry (seed 000 section 9: expiry alert 30 days). */
 export const EXPIRY_ALERT_DAYS = 30;
 
-/** The business time zone: business dates (expiry, sale date) are calendar dates there. */
-export const BUSINESS_TIME_ZONE = 'Africa/Nairobi';
-
 /** One formatter per time zone: building an Intl.DateTimeFormat was the largest app function in a sale's CPU profile. */
 const businessDateFormats = new Map<string, Intl.DateTimeFormat>();
 
@@ -55,12 +52,15 @@ const businessDateMinutes = new Map<string, { minute: number; date: string }>();
 const MINUTE_MS = 60_000;
 
 /**
- * Today's business date ('YYYY-MM-DD') in the time zone (default Africa/Nairobi). An unknown zone throws. A sale asks
+ * A pharmacy's business date ('YYYY-MM-DD') at `now`: the calendar day in the pharmacy's own time zone (its settings'
+ * timezone). Every rule that asks what day it is (what has expired, the business day of a sale or an expense, the
+ * backdating window, report days) asks this function with the same zone, so the till, the ledger and the sale never
+ * disagree near midnight. There is no default zone: a caller must name the pharmacy's. An unknown zone throws. A sale asks
  * for it twice and every stock change once, and formatting a date in a zone costs more than the rest of the call: the
  * date is kept for the whole minute of `now` when the minute's first and last millisecond have it too (a zone's
  * date never changes and changes back within a minute), and formatted again only for another minute.
  */
-export function businessDate(now: Date = new Date(), timeZone: string = BUSINESS_TIME_ZONE): string {
+export function businessDate(now: Date, timeZone: string): string {
   let format = businessDateFormats.get(timeZone);
   if (!format) {
     // en-CA formats as YYYY-MM-DD.

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   ADJUSTMENT_REASON_LABELS,
-  businessDate,
   isExpired,
   type Adjustment,
   type AdjustmentItemInput,
@@ -13,6 +12,7 @@ import { together, type Queryable } from '../../db/database.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
+import { pharmacyTimeZone, pharmacyToday } from '../settings/settings.service.ts';
 import * as repo from './adjustments.repository.ts';
 import { applyStockChanges, lockStock, tryLockStock, type BatchTarget } from './ledger.service.ts';
 import { checkBranch, resolveBranch } from './stock.service.ts';
@@ -44,7 +44,7 @@ export async function createAdjustment(q: Queryable, ctx: RequestContext, input:
   // Expired stock is never made sellable (decision 0033): a line that adds pieces to a batch it names by number and
   // expiry is refused when that date has passed, as receiving such a batch is (BATCH_EXPIRED). Write-offs of expired
   // batches (negative lines) and lines naming an existing batch by id are not new stock of an expired batch.
-  const today = businessDate(ctx.now);
+  const today = await pharmacyToday(q, ctx);
   input.items.forEach((item, index) => {
     if (item.delta > 0 && !item.batchId && item.batchNumber && item.expiryDate && isExpired(item.expiryDate, today)) {
       throw new AppError('BATCH_EXPIRED', {
@@ -63,7 +63,7 @@ export async function createAdjustment(q: Queryable, ctx: RequestContext, input:
   const locked = tried ?? (await lockStock(q, ctx.pharmacyId, stockKeys(branchId)));
   const results = await applyStockChanges(
     q,
-    { pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now },
+    { pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now, today },
     input.items.map((item, index) => {
       const batch = batches[index];
       return {
@@ -138,6 +138,7 @@ export async function listAdjustments(q: Queryable, ctx: RequestContext, query: 
     reasonType: query.reasonType,
     from: query.from,
     to: query.to,
+    timeZone: query.from || query.to ? await pharmacyTimeZone(q, ctx.pharmacyId) : undefined,
   };
   const items = await repo.findAdjustments(q, ctx.pharmacyId, filter, query);
   const total = await repo.countAdjustments(q, ctx.pharmacyId, filter);
