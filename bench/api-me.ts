@@ -132,7 +132,9 @@ async function main(): Promise<void> {
         const ms = performance.now() - started;
         if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
         const session = /pp_session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
-        return { cookie: `pp_session=${session}; pp_csrf=${csrf}`, ms };
+        // The session's own CSRF token comes with the sign-in (decision 0089).
+        const token = /pp_csrf=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1] ?? '';
+        return { cookie: `pp_session=${session}; pp_csrf=${token}`, ms };
       };
       const logins: number[] = [];
       let cookie = '';

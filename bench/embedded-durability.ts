@@ -43,7 +43,9 @@ async function measure(dataDir: string, durable: boolean): Promise<Row[]> {
     });
     if (login.status !== 200) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
     const session = /pp_session=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
-    const headers = { cookie: `pp_session=${session}; pp_csrf=${csrf}`, 'x-csrf-token': csrf, 'content-type': 'application/json' };
+    // The session's own CSRF token comes with the sign-in (decision 0089).
+    const token = /pp_csrf=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1] ?? '';
+    const headers = { cookie: `pp_session=${session}; pp_csrf=${token}`, 'x-csrf-token': token, 'content-type': 'application/json' };
     const catalogue = await db.owner.query<{ id: string }>(`SELECT id FROM products WHERE pharmacy_id = $1 AND is_active`, [DEMO_PHARMACY_ID]);
     const body = () =>
       JSON.stringify({

@@ -8,7 +8,7 @@ import { buildApp, type App } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
 import { openPglite, openPostgres, type Database } from '../../apps/server/src/db/database.ts';
 import { migrate } from '../../apps/server/src/db/migrate.ts';
-import { hashSecret, newSecret } from '../../apps/server/src/platform/tokens.ts';
+import { hashSecret, newSecret, sessionCsrfToken } from '../../apps/server/src/platform/tokens.ts';
 
 export type BenchKind = 'pglite' | 'postgres';
 
@@ -89,7 +89,7 @@ export async function benchEnv(kind: BenchKind): Promise<BenchEnv> {
     `INSERT INTO sessions (token_hash, user_id, pharmacy_id, branch_id, expires_at) VALUES ($1, $2, $3, $4, now() + interval '1 day')`,
     [hashSecret(token), ownerId, created.pharmacyId, created.branches[0]!.id],
   );
-  const csrf = newSecret(24);
+  const csrf = sessionCsrfToken(token); // the session's own CSRF token (decision 0089)
   const app = await buildApp({ db, config: { ...loadConfig({}), webDist: '/nonexistent', seed: false } });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {

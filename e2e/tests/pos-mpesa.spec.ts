@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { csrfToken, signInAs, unique } from './helpers';
 
@@ -89,4 +90,39 @@ test('a declined payment request shows the failure and leaves the cart as it was
   await expect(dialog).toHaveCount(0);
   await expect(page.getByRole('row', { name: new RegExp(name) })).toBeVisible();
   await expect(page.getByRole('dialog', { name: 'Sale Receipt' })).toHaveCount(0);
+});
+
+test('a sale that can no longer be completed is refused before any prompt, with the reason Complete Sale gives', async ({ page }) => {
+  await signInAs(page, 'owner', { open: false });
+  const name = await product(page, 'Telfast', 25_000);
+  const listed = await (await page.request.get(`/api/products?q=${encodeURIComponent(name)}`)).json();
+  const productId = listed.items[0].id as string;
+  await signInAs(page, 'cashier', { open: false });
+  await page.goto('/pos');
+  const search = page.getByRole('combobox', { name: 'Search products' });
+  await expect(page.locator('[data-catalogue="ready"]')).toHaveCount(1);
+  await search.fill(name);
+  await expect(page.getByRole('option', { name: new RegExp(name) })).toBeVisible();
+  await search.press('Enter');
+  await expect(page.getByRole('row', { name: new RegExp(name) })).toBeVisible();
+  await page.getByLabel('Payment method', { exact: true }).selectOption('MPESA');
+  await page.getByRole('button', { name: 'Send payment request' }).click();
+  const dialog = page.getByRole('dialog', { name: 'M-Pesa payment request' });
+  await dialog.getByLabel("Customer's M-Pesa number").fill('0744555666');
+  // Meanwhile another till sells every piece.
+  const id = randomUUID();
+  const sold = await page.request.post('/api/sales', {
+    data: { id, lines: [{ productId, quantity: 20, unitMode: 'P' }], payments: [{ method: 'Cash', amountCents: 500_000 }] },
+    headers: { 'x-csrf-token': await csrfToken(page), 'Idempotency-Key': id },
+  });
+  expect(sold.status(), await sold.text()).toBe(201);
+  await dialog.getByRole('button', { name: 'Send payment request' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('alert').filter({ hasText: 'Failed to complete sale: Some items exceed available stock' })).toBeVisible();
+  await expect(page.getByRole('row', { name: new RegExp(name) })).toBeVisible();
+  // No prompt reached the phone.
+  const phone = await page.context().newPage();
+  await phone.goto('/dev/k2');
+  await expect(phone.locator('li.prompt', { hasText: '+254744555666' })).toHaveCount(0);
+  await phone.close();
 });

@@ -51,6 +51,14 @@ test('every page names itself in the title', async ({ page }) => {
 test.describe('signed in as the owner (one sign-in per worker)', () => {
   test.use({ storageState: ({ browser }, use) => signedInState(browser, 'owner').then(use) });
 
+  test("the sidebar's short report links reach their reports", async ({ page }) => {
+    const reports = { '/suppliers': 'suppliers', '/expiry': 'expiry', '/low-stock': 'low-stock', '/dda': 'dda', '/refill-alerts': 'refill-alerts' };
+    for (const [path, report] of Object.entries(reports)) {
+      await page.goto(path);
+      await expect(page).toHaveURL(new RegExp(`/app/reports/${report}$`));
+    }
+  });
+
   test('a malformed id in a URL shows Not found, without a Try Again', async ({ page }) => {
     for (const path of ['/app/products/edit/not-a-uuid', '/app/products/history/123']) {
       await page.goto(path);

@@ -24,7 +24,7 @@ import { createMailer, type Mailer } from './platform/mailer.ts';
 import { modules } from './modules/index.ts';
 import type { App, AppDeps } from './platform/module.ts';
 import { transactionPlugin } from './platform/transaction.ts';
-import { registerInputGuard } from './platform/input-guard.ts';
+import { registerInputGuard, registerJsonParser } from './platform/input-guard.ts';
 import { loggerOptions, RequestLogController } from './platform/request-log.ts';
 
 export type { App, AppDeps };
@@ -158,6 +158,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerJsonParser(app);
   registerInputGuard(app);
 
   // Answers of 1 KiB or more in brotli (quality 4) or gzip, as Accept-Encoding allows; files the build compressed
@@ -177,7 +178,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       info: { title: 'PharmaPoint API', version: '0.1.0', description: 'Point of sale and inventory for Kenyan pharmacies.' },
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'pp_session' } } },
     },
-    transform: jsonSchemaTransform,
+    transform: documentRedirects,
   });
   await app.register(authPlugin, { db, config });
   // The request transactions tell this instance's session cache what they changed, before the request answers
@@ -207,3 +208,22 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerNotFound(app, serveSpa);
   return app;
 }
+
+/**
+ * The OpenAPI transform: the routes' zod schemas as JSON Schema, and every 3xx answer documented as what it is, a
+ * redirect with no body and its target in the Location header (the zod schema of a redirect is z.null(), which
+ * would otherwise read as a JSON body).
+ */
+const documentRedirects: typeof jsonSchemaTransform = (route) => {
+  const transformed = jsonSchemaTransform(route);
+  const response = (transformed.schema as { response?: Record<string, { description?: string }> } | undefined)?.response;
+  for (const [status, answer] of Object.entries(response ?? {})) {
+    if (!/^3\d\d$/.test(status)) continue;
+    response![status] = {
+      type: 'null',
+      description: answer.description ?? 'A redirect',
+      headers: { Location: { type: 'string', description: 'Where the browser goes next' } },
+    } as { description: string };
+  }
+  return transformed;
+};

@@ -31,7 +31,17 @@ function overOneMegabyte(body: Record<string, unknown>, field: string): string {
   return JSON.stringify({ ...body, [field]: 'x'.repeat(1024 * 1024 + 10) });
 }
 
-type Expectation = { status: 400; code: 'MALFORMED_JSON' | 'BODY_TOO_LARGE' | 'VALIDATION_FAILED'; field?: string };
+/**
+ * A valid body with one more field nested `levels` arrays deep (20,000 levels: 40 KB), as text: a recursive walk of
+ * it runs out of stack, so the server must refuse it from the text, before parsing.
+ */
+function nestedDeep(body: Record<string, unknown>, levels = 20_000): string {
+  return `${JSON.stringify(body).slice(0, -1)},"z":${'['.repeat(levels)}${']'.repeat(levels)}}`;
+}
+
+type Expectation =
+  | { status: 400; code: 'MALFORMED_JSON' | 'VALIDATION_FAILED' | 'JSON_TOO_DEEP'; field?: string }
+  | { status: 413; code: 'BODY_TOO_LARGE'; field?: string };
 
 interface BadCase {
   label: string;
@@ -40,6 +50,7 @@ interface BadCase {
   /** A raw body (string) is sent as application/json unless a content type is given. */
   contentType?: string;
   url?: string;
+  headers?: Record<string, string>;
 }
 
 /** The usual bad bodies for a route whose valid body is `valid`: malformed, unknown field, over 1 MB. */
@@ -49,7 +60,8 @@ function commonCases(valid: Record<string, unknown>, longField: string): BadCase
     { label: 'a truncated body', body: '{"', expect: { status: 400, code: 'MALFORMED_JSON' } },
     { label: 'an unknown field', body: { ...valid, isPlatformOperator: true }, expect: { status: 400, code: 'VALIDATION_FAILED', field: 'isPlatformOperator' } },
     { label: 'an array instead of an object', body: [valid], expect: { status: 400, code: 'VALIDATION_FAILED' } },
-    { label: 'a body over 1 MB', body: overOneMegabyte(valid, longField), expect: { status: 400, code: 'BODY_TOO_LARGE' } },
+    { label: 'a body over 1 MB', body: overOneMegabyte(valid, longField), expect: { status: 413, code: 'BODY_TOO_LARGE' } },
+    { label: 'a body nested 20,000 levels deep', body: nestedDeep(valid), expect: { status: 400, code: 'JSON_TOO_DEEP' } },
   ];
 }
 
@@ -102,7 +114,7 @@ describe.each(testDatabaseKinds())('bad input on %s', (kind) => {
     const problems: string[] = [];
     for (const c of cases) {
       const before = await databaseRows(t.db);
-      const headers: Record<string, string> = typeof c.body === 'string' ? { 'content-type': c.contentType ?? 'application/json' } : {};
+      const headers: Record<string, string> = { ...(typeof c.body === 'string' ? { 'content-type': c.contentType ?? 'application/json' } : {}), ...c.headers };
       const res: TestResponse = await client.request(method, c.url ?? url, c.body, headers);
       const label = `${method} ${c.url ?? url} with ${c.label}`;
       try {
@@ -132,6 +144,43 @@ describe.each(testDatabaseKinds())('bad input on %s', (kind) => {
     ]);
     // The same body, well formed, signs in (the refusals above were about the input).
     expect((await t.client().post('/api/auth/login', valid)).status).toBe(200);
+  });
+
+  it('sales: a signed-in cashier sending a body nested 20,000 levels deep gets 400 and nothing is sold', async () => {
+    const cashier = (await clientsOf(t, { ...ph, users: { cashier: ph.users.cashier! } })).cashier!;
+    const id = '5e1f2c3a-4b5c-4d6e-8f70-8192a3b4c5d6';
+    const valid = { id, lines: [{ productId: product, quantity: 1 }], payments: [{ method: 'Cash', amountCents: 1_500 }] };
+    await expectRefused(cashier, 'POST', '/api/sales', [
+      { label: 'a body nested 20,000 levels deep', body: nestedDeep(valid), headers: { 'idempotency-key': id }, expect: { status: 400, code: 'JSON_TOO_DEEP' } },
+      { label: 'a line nested 20,000 levels deep', body: JSON.stringify({ ...valid, lines: [{ productId: product, quantity: 1, note: 'x' }] }).replace('"x"', `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`), headers: { 'idempotency-key': id }, expect: { status: 400, code: 'JSON_TOO_DEEP' } },
+    ]);
+    const refused = await cashier.request('POST', '/api/sales', nestedDeep(valid), { 'content-type': 'application/json', 'idempotency-key': id });
+    expect(refused.body.error.message).toBe('The request body is nested too deeply: at most 64 levels are allowed.');
+    // 64 levels (the object and 63 arrays) are read as usual, and the sale's own schema refuses the unknown field;
+    // 65 are not read. The same sale without the field sells.
+    expect((await cashier.request('POST', '/api/sales', nestedDeep(valid, 63), { 'content-type': 'application/json', 'idempotency-key': id })).body.error.code).toBe('VALIDATION_FAILED');
+    expect((await cashier.request('POST', '/api/sales', nestedDeep(valid, 64), { 'content-type': 'application/json', 'idempotency-key': id })).body.error.code).toBe('JSON_TOO_DEEP');
+    expect((await cashier.request('POST', '/api/sales', valid, { 'idempotency-key': id })).status).toBe(201);
+  });
+
+  it('client-made ids: the nil and the max UUID are refused with 400 on every create that takes one, and nothing is written', async () => {
+    const cashier = (await clientsOf(t, { ...ph, users: { cashier: ph.users.cashier! } })).cashier!;
+    const id = '4e1f2c3a-4b5c-4d6e-8f70-8192a3b4c5d6';
+    expect((await cashier.request('POST', '/api/sales', { id, lines: [{ productId: product, quantity: 1 }], payments: [{ method: 'Cash', amountCents: 1_500 }] }, { 'idempotency-key': id })).status).toBe(201);
+    const client = (await t.db.owner.query<{ id: string }>(`INSERT INTO contacts (pharmacy_id, type, name) VALUES ($1, 'customer', 'Wanjiru') RETURNING id`, [ph.pharmacyId]))[0]!.id;
+    for (const placeholder of ['00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF']) {
+      const key = { 'idempotency-key': placeholder };
+      const bodies: [string, string, Record<string, unknown>][] = [
+        ['POST', '/api/sales', { id: placeholder, lines: [{ productId: product, quantity: 1 }], payments: [{ method: 'Cash', amountCents: 1_500 }] }],
+        ['POST', '/api/suspended-sales', { id: placeholder, lines: [{ productId: product, quantity: 1 }] }],
+        ['POST', `/api/sales/${id}/returns`, { id: placeholder, lines: [{ line: 1, quantity: 1 }] }],
+        ['POST', '/api/customer-payments', { id: placeholder, clientId: client, amountCents: 100, method: 'Cash' }],
+      ];
+      await expectRefused(owner, 'POST', '/api/sales', bodies.map(([, url, body]) => ({ label: `the id ${placeholder} on ${url}`, url, body: JSON.stringify(body), headers: key, expect: V('id') })));
+      const res = await owner.request('POST', '/api/sales', bodies[0]![2], key);
+      // zod's uuid() takes the two placeholders in lower case only; the upper-case max UUID is already 'Invalid UUID'.
+      expect(res.body.error.message).toBe(placeholder === placeholder.toLowerCase() ? 'The id must be a random UUID, not the nil or max UUID.' : 'Invalid UUID');
+    }
   });
 
   it('users: invite', async () => {
@@ -241,7 +290,15 @@ describe.each(testDatabaseKinds())('bad input on %s', (kind) => {
       { label: 'no lines', body: { ...valid, items: [] }, expect: V('items') },
       { label: 'a 501-character reason', body: { ...valid, reason: 'r'.repeat(501) }, expect: V('reason') },
       { label: 'a product id that is not an id', body: { ...valid, items: [{ ...line, productId: 'cetirizine' }] }, expect: V('productId') },
+      { label: 'an impossible expiry date and no batch number', body: { ...valid, items: [{ ...line, delta: 2, expiryDate: '2026-02-30' }] }, expect: V('expiryDate') },
+      { label: 'an impossible expiry date with a batch number', body: { ...valid, items: [{ ...line, delta: 2, batchNumber: 'C9', expiryDate: '2026-02-30' }] }, expect: V('expiryDate') },
     ]);
+    // The sentence is the invalid-date message (never BATCH_EXPIRED, never a 201 that drops the date).
+    for (const batch of [{}, { batchNumber: 'C9' }]) {
+      const res = await owner.post('/api/stock/adjustments', { ...valid, items: [{ ...line, ...batch, delta: 2, expiryDate: '2026-02-30' }] });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'VALIDATION_FAILED', message: 'The expiry date must be a real date (YYYY-MM-DD).' });
+    }
   });
 
   it('stock: transfers (request and receive)', async () => {
@@ -308,9 +365,10 @@ describe.each(testDatabaseKinds())('bad input on %s', (kind) => {
       { label: 'an unknown mapping field', body: { csv, mapping: { password: 'Name' } }, expect: V('mapping') },
       { label: 'an unknown mode', body: csv, contentType: 'text/csv', url: '/api/products/import?mode=everything', expect: V('mode') },
       { label: 'an unknown query parameter', body: csv, contentType: 'text/csv', url: '/api/products/import?force=true', expect: V('force') },
-      // Files are allowed up to 20 MB (10,000+ rows); over that, the same 400.
-      { label: 'a CSV file over 20 MB', body: `Name\n${'A'.repeat(21 * 1024 * 1024)}\n`, contentType: 'text/csv', expect: { status: 400, code: 'BODY_TOO_LARGE' } },
-      { label: 'a JSON body over 20 MB', body: JSON.stringify({ csv: `Name\n${'A'.repeat(21 * 1024 * 1024)}\n` }), expect: { status: 400, code: 'BODY_TOO_LARGE' } },
+      // Files are allowed up to 20 MB (10,000+ rows); over that, the same 413.
+      { label: 'a CSV file over 20 MB', body: `Name\n${'A'.repeat(21 * 1024 * 1024)}\n`, contentType: 'text/csv', expect: { status: 413, code: 'BODY_TOO_LARGE' } },
+      { label: 'a JSON body over 20 MB', body: JSON.stringify({ csv: `Name\n${'A'.repeat(21 * 1024 * 1024)}\n` }), expect: { status: 413, code: 'BODY_TOO_LARGE' } },
+      { label: 'a JSON body nested 20,000 levels deep', body: nestedDeep({ csv }), expect: { status: 400, code: 'JSON_TOO_DEEP' } },
     ]);
     // Bad rows are reported per row in the result (the file itself is fine): negative quantities and prices, fractional quantities.
     const before = await databaseRows(t.db);

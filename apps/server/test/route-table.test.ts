@@ -83,6 +83,7 @@ describe.each(testDatabaseKinds())('the route table on %s', (kind) => {
       'POST /api/expenses',
       'GET /api/expenses',
       'GET /api/refill-reminders',
+      'GET /api/reports/dda',
       'GET /api/openapi.json',
       'GET /api/docs',
     ]) {

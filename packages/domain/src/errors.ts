@@ -10,8 +10,10 @@ export const ERRORS = {
   VALIDATION_FAILED: { status: 400, message: 'Please check the highlighted fields.' },
   /** Malformed JSON body. */
   MALFORMED_JSON: { status: 400, message: 'The request body is not valid JSON.' },
-  /** Body larger than the limit. */
-  BODY_TOO_LARGE: { status: 400, message: 'The request is too large.' },
+  /** Body larger than the limit (HTTP's 413 Content Too Large). */
+  BODY_TOO_LARGE: { status: 413, message: 'The request is too large.' },
+  /** A JSON body that nests objects and arrays deeper than the server reads. */
+  JSON_TOO_DEEP: { status: 400, message: 'The request body is nested too deeply: at most 64 levels are allowed.' },
   /** Not signed in, or the session ended. */
   NOT_AUTHENTICATED: { status: 401, message: 'User not authenticated' },
   /** Signed in, but the session is locked by inactivity: unlock first. */

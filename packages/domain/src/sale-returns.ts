@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { numberField } from './errors.ts';
 import { SALE_LIMITS, SALE_STATUSES } from './sales.ts';
-import { text } from './text.ts';
+import { clientMadeIdSchema, text } from './text.ts';
 
 /**
  * Returns and refunds of a sale, and voiding a sale the same day (issue 10 item 8, decision 0038): what a line may
@@ -98,7 +98,7 @@ export const saleReturnLineInputSchema = z.strictObject({
 
 export const createSaleReturnSchema = z.strictObject({
   /** Made by the browser; also the Idempotency-Key. */
-  id: z.uuid(),
+  id: clientMadeIdSchema,
   lines: z.array(saleReturnLineInputSchema).min(1, 'Choose at least one item to return.').max(SALE_LIMITS.lines),
   refundMethod: text(SALE_LIMITS.method, 'The refund method').optional(),
   refundReference: text(SALE_LIMITS.reference, 'The reference').optional(),

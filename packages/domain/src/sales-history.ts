@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { numberField } from './errors.ts';
 import { SALE_LIMITS, SALE_STATUSES, saleSummarySchema } from './sales.ts';
-import { calendarDate, text } from './text.ts';
+import { calendarDate, clientMadeIdSchema, text } from './text.ts';
 
 /**
  * The back office's sales (issue 10 items 7 and 10, seed 002 section 4, decisions 0037-0039): the date filter values
@@ -290,7 +290,7 @@ export function allocateOldestFirst<T extends { balanceCents: number }>(invoices
 
 export const customerPaymentInputSchema = z.strictObject({
   /** Made by the browser; also the Idempotency-Key. */
-  id: z.uuid(),
+  id: clientMadeIdSchema,
   clientId: z.uuid({ error: 'Choose the customer.' }),
   amountCents: numberField('The amount', 1, SALE_LIMITS.saleCents, { whole: true }),
   method: text(SALE_LIMITS.method, 'The payment method').min(1, 'Choose the payment method.'),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type ErrorCode, fieldMessage, numberField } from './errors.ts';
 import { isLowMargin, minimumAllowedPriceCents } from './margins.ts';
 import { formatMoney, percentOfCents, roundForCurrency } from './money.ts';
-import { calendarDate, text } from './text.ts';
+import { calendarDate, clientMadeIdSchema, text } from './text.ts';
 
 /**
  * Completing a sale at the till (seed 001 sections 3-5 and 9, decision 0023): the cart arithmetic in integer cents
@@ -493,7 +493,7 @@ export const paymentInputSchema = z.strictObject({
  * is the total the browser showed (refused when the server's differs); `clientTime` is when the till made the sale.
  */
 export const completeSaleSchema = z.strictObject({
-  id: z.uuid(),
+  id: clientMadeIdSchema,
   branchId: z.uuid().optional(),
   clientId: z.uuid().nullable().optional(),
   saleDate: calendarDate('The sale date').optional(),

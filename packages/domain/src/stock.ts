@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { businessDateSchema, centsField } from './products.ts';
 import { fieldMessage, formatMessage, numberField } from './errors.ts';
-import { isCalendarDate, text } from './text.ts';
+import { calendarDate, isCalendarDate, text } from './text.ts';
 import { isExpired } from './stock-status.ts';
 
 /**
@@ -175,7 +175,7 @@ export const adjustmentItemSchema = z.strictObject({
   productId: z.uuid(),
   batchId: z.uuid().optional(),
   batchNumber: text(64, 'The batch number').min(1, fieldMessage('required', 'The batch number')).optional(),
-  expiryDate: businessDateSchema.optional(),
+  expiryDate: calendarDate('The expiry date').optional(),
   unitCostCents: centsField('Unit cost').optional(),
   delta: quantityDelta,
   reasonType: z.enum(ADJUSTMENT_REASON_TYPES, { error: 'Choose an adjustment type.' }),

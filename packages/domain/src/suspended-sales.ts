@@ -10,7 +10,7 @@ import {
   type SaleProblem,
 } from './sales.ts';
 import { parseMoneyToCents } from './money.ts';
-import { text } from './text.ts';
+import { clientMadeIdSchema, text } from './text.ts';
 
 /**
  * Suspending a sale with its stock reserved, and resuming it (seed 001 sections 3-5, 8 and 9, decision 0028): the
@@ -124,7 +124,7 @@ export function checkReservationInput(
  * Idempotency-Key); the lines are the cart's as for a sale; `clientId` must be a registered customer.
  */
 export const suspendSaleSchema = z.strictObject({
-  id: z.uuid(),
+  id: clientMadeIdSchema,
   branchId: z.uuid().optional(),
   clientId: z.uuid().nullable().optional(),
   lines: z.array(saleLineInputSchema).max(SALE_LIMITS.lines, fieldMessage('atMost', 'A sale', { max: SALE_LIMITS.lines, unit: ' lines' })),

@@ -25,6 +25,16 @@ export function text(max: number, label = 'This field') {
     .refine(isStorableText, UNSTORABLE_TEXT_MESSAGE);
 }
 
+/** The nil and the max UUID: placeholders that a random UUID never is, so never an id a client made. */
+export const PLACEHOLDER_UUIDS: readonly string[] = ['00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff'];
+export const PLACEHOLDER_UUID_MESSAGE = 'The id must be a random UUID, not the nil or max UUID.';
+
+/**
+ * An id a client makes for what it creates (a sale, a suspended sale, a return, a customer payment; also their
+ * Idempotency-Key): a UUID, and not the nil or max UUID, which zod's uuid() accepts.
+ */
+export const clientMadeIdSchema = z.uuid().refine((value) => !PLACEHOLDER_UUIDS.includes(value.toLowerCase()), PLACEHOLDER_UUID_MESSAGE);
+
 /** Is 'YYYY-MM-DD' a day of the calendar (2026-02-30 is not)? */
 export function isCalendarDate(value: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);

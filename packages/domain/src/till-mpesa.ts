@@ -266,6 +266,12 @@ export function tillCredentialsProblem(kopokopo: Settings['integrations']['kopok
   return missing.length > 0 ? `M-Pesa at the till is not set up: the Kopo Kopo ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} missing in Settings > Integrations.` : null;
 }
 
+/**
+ * The customer's phone is asked for the whole total: a till request's sale is paid by one M-Pesa payment (its amount
+ * checked by the sale's own payment rules first), never a split tender.
+ */
+export const TILL_MPESA_ONE_PAYMENT_TEXT = 'A payment request asks for the whole total by M-Pesa: choose MPESA as the only payment.';
+
 /** K2 takes whole shillings: a total with cents cannot be asked for by STK push. */
 export function tillMpesaAmountProblem(totalCents: number): string | null {
   if (totalCents <= 0) return 'There is nothing to pay.';

@@ -6,7 +6,7 @@ import type { Database } from '../db/database.ts';
 import type { Config } from '../config.ts';
 import { AppError } from './errors.ts';
 import type { RequestAuth, RouteAccess } from './access.ts';
-import { hashSecret, newSecret } from './tokens.ts';
+import { hashSecret, newSecret, sameSecret, sessionCsrfToken } from './tokens.ts';
 import { SESSION_CACHE_TTL_MS, SessionCache } from './session-cache.ts';
 
 export const SESSION_COOKIE = 'pp_session';
@@ -63,6 +63,8 @@ interface SessionRow {
 interface LoadedSession {
   row: SessionRow;
   tokenHash: string;
+  /** The session's CSRF token (sessionCsrfToken of its token), worked out on first use. */
+  csrf: string | undefined;
   /** request.auth while the session is valid (frozen: every request of the session shares it); built on first use. */
   auth: RequestAuth | undefined;
   /** Does this session pass a route's access (keyed by the route's access value, one per route)? */
@@ -72,7 +74,7 @@ interface LoadedSession {
 }
 
 function loaded(row: SessionRow, tokenHash: string): LoadedSession {
-  return { row, tokenHash, auth: undefined, permits: new Map(), derived: new Map() };
+  return { row, tokenHash, csrf: undefined, auth: undefined, permits: new Map(), derived: new Map() };
 }
 
 /**
@@ -233,6 +235,14 @@ function permits(auth: RequestAuth, access: RouteAccess): boolean {
   return access.allOf.every(holds);
 }
 
+/**
+ * The readable CSRF cookie (the browser echoes it in the x-csrf-token header): the session's token when signed in,
+ * a random pre-session token otherwise (decision 0089).
+ */
+function setCsrfCookie(reply: FastifyReply, config: Pick<Config, 'secureCookies'>, value: string): void {
+  reply.setCookie(CSRF_COOKIE, value, { path: '/', sameSite: 'lax', secure: config.secureCookies });
+}
+
 export function setSessionCookie(reply: FastifyReply, config: Config, token: string, expires: Date): void {
   reply.setCookie(SESSION_COOKIE, token, {
     path: '/',
@@ -241,6 +251,8 @@ export function setSessionCookie(reply: FastifyReply, config: Config, token: str
     secure: config.secureCookies,
     expires,
   });
+  // The new session's CSRF token, in the same answer: the browser's next write sends it.
+  setCsrfCookie(reply, config, sessionCsrfToken(token));
   // A hint the browser can read (it says nothing but 'a session may exist'): public pages ask /api/me only when it
   // is there, so a visitor's console shows no 401 (issue 8 item 11). The session itself stays HttpOnly.
   reply.setCookie(SESSION_HINT_COOKIE, '1', { path: '/', httpOnly: false, sameSite: 'lax', secure: config.secureCookies, expires });
@@ -249,6 +261,8 @@ export function setSessionCookie(reply: FastifyReply, config: Config, token: str
 export function clearSessionCookie(reply: FastifyReply, config: Config): void {
   reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: config.secureCookies });
   reply.clearCookie(SESSION_HINT_COOKIE, { path: '/', sameSite: 'lax', secure: config.secureCookies });
+  // Signed out: a fresh pre-session token for the next sign-in (the ended session's token is worth nothing now).
+  setCsrfCookie(reply, config, newSecret(24));
 }
 
 /** The readable 'signed in here' hint beside the HttpOnly session cookie (the web app's session-hint reads it). */
@@ -269,7 +283,9 @@ declare module 'fastify' {
  *   route access, GET /api/me's body) worked out once per load (decision 0073);
  * - what a write request changed in the sessions it may concern is dropped from this instance's cache by its own
  *   transactions at commit (SessionCache.watch, migration 0033), not by the request's method: a sale drops none;
- * - state-changing requests need the double-submit CSRF token (cookie pp_csrf = header x-csrf-token);
+ * - state-changing requests need the CSRF token in the x-csrf-token header: with a session, the session's own token
+ *   (an HMAC keyed by the session token, handed out in the pp_csrf cookie); without one, the pre-session
+ *   double-submit token (header = the pp_csrf cookie) of the anonymous flows (decision 0089);
  * - the declared access, the session lock and demo read-only are enforced before the body is even read.
  */
 export const authPlugin = fp<{ db: Database; config: Config; sessionCacheMs?: number }>(async (app: FastifyInstance, { db, config, sessionCacheMs }) => {
@@ -300,20 +316,28 @@ export const authPlugin = fp<{ db: Database; config: Config; sessionCacheMs?: nu
    * Authenticates and authorises a request once its session is known (undefined: no session cookie, or an
    * unknown or revoked token). Synchronous but for the admin area's expiry (a revocation): then a promise.
    */
-  function authorize(request: FastifyRequest, reply: FastifyReply, session: LoadedSession | undefined): Promise<void> | undefined {
+  function authorize(request: FastifyRequest, reply: FastifyReply, session: LoadedSession | undefined, token: string | undefined): Promise<void> | undefined {
     const now = Date.now();
     const auth = session ? sessionAuth(session, config, now) : null;
     request.auth = auth;
     if (session && auth) (request as WithSession)[SESSION] = session;
+
+    // The CSRF token every /api answer hands out: the session's own when signed in (replacing a pre-session or an
+    // older session's token the browser still holds), else a random pre-session token when the browser has none.
+    const bound = session && auth && token ? (session.csrf ??= sessionCsrfToken(token)) : undefined;
+    const cookie = request.cookies[CSRF_COOKIE];
+    if (bound ? cookie !== bound : !cookie) setCsrfCookie(reply, config, bound ?? newSecret(24));
 
     const routeConfig = request.routeOptions.config;
     const access = routeConfig?.access;
     if (!access) return undefined; // unknown paths (404)
     const safe = SAFE_METHODS.has(request.method);
     if (!safe) {
-      const cookie = request.cookies[CSRF_COOKIE];
       const header = request.headers[CSRF_HEADER];
-      if (!cookie || typeof header !== 'string' || header !== cookie) throw new AppError('CSRF_FAILED');
+      // Signed in: the session's token and nothing else (not a value of one's choosing in cookie and header, not
+      // another session's token, not the pre-session token). Signed out: the double-submit pre-session token.
+      const expected = bound ?? cookie;
+      if (!expected || typeof header !== 'string' || !sameSecret(header, expected)) throw new AppError('CSRF_FAILED');
     }
     if (access === 'public') return undefined;
     if (!auth || !session) throw new AppError('NOT_AUTHENTICATED');
@@ -344,17 +368,13 @@ export const authPlugin = fp<{ db: Database; config: Config; sessionCacheMs?: nu
     const url = request.url;
     if (!url.startsWith('/api') && !url.startsWith('/health')) return done();
     if (url.startsWith('/health') && request.routeOptions.config?.access === 'public') return done(); // health checks: no session lookup
-    // Hand every browser a CSRF token it can echo back in a header (double-submit cookie).
-    if (!request.cookies[CSRF_COOKIE]) {
-      reply.setCookie(CSRF_COOKIE, newSecret(24), { path: '/', sameSite: 'lax', secure: config.secureCookies });
-    }
     const token = request.cookies[SESSION_COOKIE];
     const hit = token ? cache.getByToken(token) : undefined;
     if (!token || hit) {
-      const pending = authorize(request, reply, hit?.value);
+      const pending = authorize(request, reply, hit?.value, token);
       if (pending) return pending;
       return done();
     }
-    return loadInto(token, hashSecret(token)).then((session) => authorize(request, reply, session));
+    return loadInto(token, hashSecret(token)).then((session) => authorize(request, reply, session, token));
   });
 });

@@ -147,7 +147,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(400).send(errorBody('MALFORMED_JSON', ERRORS.MALFORMED_JSON.message));
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.status(400).send(errorBody('BODY_TOO_LARGE', ERRORS.BODY_TOO_LARGE.message));
+      return reply.status(ERRORS.BODY_TOO_LARGE.status).send(errorBody('BODY_TOO_LARGE', ERRORS.BODY_TOO_LARGE.message));
     }
     if (error.statusCode === 429) {
       return reply.status(429).send(errorBody('RATE_LIMITED', ERRORS.RATE_LIMITED.message));

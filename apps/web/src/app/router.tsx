@@ -114,6 +114,17 @@ function render(Component: Screen, guard?: Guard, fullScreen = false, checkId = 
 const titled = (title: string): RouteHandle => ({ title: `shell:titles.${title}` });
 
 /** A route whose render errors stay inside it (Something went wrong), under the layout; its title names it. */
+/** Short paths the specification's sidebar links to, and the report each reaches under /app/reports. */
+const SHORT_REPORT_LINKS: Record<string, string> = {
+  '/suppliers': 'suppliers',
+  '/expenses': 'expenses',
+  '/expiry': 'expiry',
+  '/low-stock': 'low-stock',
+  '/inventory': 'inventory',
+  '/refill-alerts': 'refill-alerts',
+  '/dda': 'dda',
+};
+
 function page(path: string, Component: Screen, title: string, guard?: Guard): RouteObject {
   const checkId = /(^|\/):id$/.test(path);
   return { path, element: render(Component, guard, false, checkId), errorElement: <ScreenErrorBoundary />, handle: titled(title) };
@@ -159,6 +170,8 @@ export const routes: RouteObject[] = [
       { path: '/unauthorized', element: <AccessDenied />, handle: titled('unauthorized') },
       { path: '/dashboard', element: <Navigate to="/app/dashboard" replace /> },
       { path: '/products', element: <Navigate to="/app/products" replace /> },
+      // The sidebar's short report links reach their reports (the reports' own guards then apply).
+      ...Object.entries(SHORT_REPORT_LINKS).map(([path, report]) => ({ path, element: <Navigate to={`/app/reports/${report}`} replace /> })),
       { path: '/trial', element: <Navigate to="/demo-register" replace /> },
       { path: '/register', element: <Navigate to="/demo-register" replace /> },
       {

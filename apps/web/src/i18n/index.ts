@@ -5,14 +5,9 @@ import auth from '@/i18n/en/auth.json';
 import shell from '@/i18n/en/shell.json';
 import publicNs from '@/i18n/en/public.json';
 import dashboard from '@/i18n/en/dashboard.json';
-import admin from '@/i18n/en/admin.json';
-import demo from '@/i18n/en/demo.json';
-import debug from '@/i18n/en/debug.json';
 import manual from '@/i18n/en/manual.json';
 import placeholders from '@/i18n/en/placeholders.json';
 import settings from '@/i18n/en/settings.json';
-import branches from '@/i18n/en/branches.json';
-import users from '@/i18n/en/users.json';
 import subscription from '@/i18n/en/subscription.json';
 import products from '@/i18n/en/products.json';
 import stock from '@/i18n/en/stock.json';
@@ -25,7 +20,6 @@ import posClients from '@/i18n/en/posClients.json';
 import suspended from '@/i18n/en/suspended.json';
 import sales from '@/i18n/en/sales.json';
 import contacts from '@/i18n/en/contacts.json';
-import purchases from '@/i18n/en/purchases.json';
 
 /**
  * The catalogues, per language and namespace (one namespace per feature). Catalogues are imported statically:
@@ -39,14 +33,9 @@ export const resources = {
     shell,
     public: publicNs,
     dashboard,
-    admin,
-    demo,
-    debug,
     manual,
     placeholders,
     settings,
-    branches,
-    users,
     subscription,
     products,
     stock,
@@ -57,7 +46,6 @@ export const resources = {
     suspended,
     sales,
     contacts,
-    purchases,
     checkout,
     /** The server's error codes (packages/domain/src/errors.ts), for t('errors:CODE', values). */
     errors,

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { checkSaleCompletion } from '@pharmapoint/domain/sale-checks';
-import { canonicalPaymentMethod, isSaleProblem, tillPaymentMethods, type CompleteSale } from '@pharmapoint/domain/sales';
+import type { CompleteSale } from '@pharmapoint/domain/sales';
 import { dateRangeOf } from '@pharmapoint/domain/sales-history';
 import { businessDate } from '@pharmapoint/domain/stock';
 import {
   canMoveTillPayment,
   formatMpesaPhone,
+  isMpesaMethod,
   TILL_MPESA_CANCEL_TEXT,
-  TILL_MPESA_METHOD,
+  TILL_MPESA_ONE_PAYMENT_TEXT,
   tillCredentialsProblem,
   tillMpesaAmountProblem,
   tillMpesaNotResolvableText,
@@ -26,10 +26,8 @@ import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { enqueueJob } from '../../platform/jobs.ts';
 import { audit } from '../audit/audit.service.ts';
-import { priceCart, refuse, saleCheckLines } from '../sales/cart-pricing.service.ts';
-import { completeSale, isSaleRecorded } from '../sales/sales.service.ts';
-import { loadSettings, pharmacyTimeZone, settingsTimeZone } from '../settings/settings.service.ts';
-import { resolveBranch } from '../stock/stock.service.ts';
+import { checkSale, completeSale, isSaleRecorded } from '../sales/sales.service.ts';
+import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts';
 import { tillKopoKopoConfig, type KopoKopoConfig } from './k2-config.ts';
 import type { K2Result } from './k2.client.ts';
 import {
@@ -116,48 +114,26 @@ export function toTillRequest(row: TillPaymentRow): TillMpesaRequest {
 }
 
 /**
- * POST /api/till-payments: checks the sale as completing it would (the branch's prices, the total the till showed,
- * stock, DDA and client rules, the sale date), refuses a sale already recorded or already waiting for the customer,
- * records the pending request for the server's total and queues the STK push.
+ * POST /api/till-payments: before any phone rings, the sale is checked by the sales module's checkSale, the load and
+ * decide completing it runs (the customer, the resumed sale and its reservation, the branch, stock under the rows'
+ * locks, the branch's prices and the total the till showed, the payment rules, the sale date), so it is refused with
+ * the same code and message POST /api/sales would answer, and nothing is written or queued. Then the rules of M-Pesa at
+ * the till: one M-Pesa payment of the whole total, in whole shillings; a sale already recorded or already waiting for
+ * the customer is refused. Records the pending request for the server's total and queues the STK push.
  */
 export async function startTillPayment(q: Queryable, ctx: RequestContext, config: Config, input: TillMpesaStart): Promise<{ request: TillMpesaRequest }> {
   const sale = input.sale;
   if (await isSaleRecorded(q, ctx.pharmacyId, sale.id)) throw new AppError('SALE_ID_TAKEN', { details: { id: sale.id } });
-  if (sale.lines.length === 0) refuse({ code: 'SALE_CART_EMPTY' });
   const { k2, problem } = await tillK2(q, config, ctx.pharmacyId);
   if (!k2) throw new AppError('PAYMENT_SERVICE_MISCONFIGURED', { message: problem ?? undefined });
-  const branch = await resolveBranch(q, ctx, sale.branchId);
-  const { settings } = await loadSettings(q, ctx.pharmacyId);
-  const today = businessDate(ctx.now, settingsTimeZone(settings));
-
-  const { priced, cart, money, rules } = await priceCart(q, ctx, settings, {
-    branchId: branch.id,
-    lines: sale.lines,
-    discount: sale.discount,
-    expectedTotalCents: sale.expectedTotalCents,
-    notFound: (productId, index) => {
-      throw new AppError('NOT_FOUND', { details: { productId, line: index + 1 } });
-    },
-  });
+  // Exactly the checks completing this sale runs, in its order (decision 0069); the callback completes it with the
+  // payment checked here, the M-Pesa receipt as its reference.
+  const { branch, cart, payments } = await checkSale(q, ctx, sale);
+  const payment = payments.length === 1 ? payments[0]! : null;
+  if (!payment || !isMpesaMethod(payment.method)) throw new AppError('VALIDATION_FAILED', { message: TILL_MPESA_ONE_PAYMENT_TEXT, details: { totalCents: cart.totalCents } });
   const amountProblem = tillMpesaAmountProblem(cart.totalCents);
   if (amountProblem) throw new AppError('VALIDATION_FAILED', { message: amountProblem, details: { totalCents: cart.totalCents } });
-  const method = canonicalPaymentMethod(tillPaymentMethods(settings.paymentMethods), TILL_MPESA_METHOD) ?? TILL_MPESA_METHOD;
-  // The same ordered checks as completing the sale (decision 0069), so the cashier sees the same first problem.
-  const onHand = new Map(priced.map((p) => [p.product.id, p.product.quantity ?? 0]));
-  const outcome = checkSaleCompletion({
-    // A resumed sale's pieces are reserved: completing it checks them (decision 0028).
-    lines: saleCheckLines(priced, (productId) => (sale.suspendedSaleId ? Number.MAX_SAFE_INTEGER : (onHand.get(productId) ?? 0))),
-    clientId: sale.clientId ?? null,
-    subtotalCents: cart.subtotalCents,
-    discountCents: cart.discountCents,
-    totalCents: cart.totalCents,
-    rules,
-    formatTotal: money,
-    payments: [{ method, amountCents: cart.totalCents }],
-    saleDate: sale.saleDate ?? today,
-    today,
-  });
-  if (isSaleProblem(outcome)) refuse(outcome);
+  const method = payment.method;
 
   if (await findPendingForSale(q, ctx.pharmacyId, sale.id)) {
     throw new AppError('CONFLICT', { message: 'A payment request for this sale is already waiting for the customer. Wait for the answer or cancel it first.' });

@@ -9,11 +9,15 @@ import {
   taxRateBasisPointsOf,
   tillPaymentMethods,
   WALK_IN_CUSTOMER,
+  type CartFigures,
   type CompleteSale,
   type LastPrescriptionResponse,
+  type PaymentOutcome,
   type Prescription,
   type Sale,
 } from '@pharmapoint/domain/sales';
+import type { Contact } from '@pharmapoint/domain/contacts';
+import type { Settings } from '@pharmapoint/domain/settings';
 import { businessDate, isExpired } from '@pharmapoint/domain/stock';
 import { together, type Queryable } from '../../db/database.ts';
 import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
@@ -21,10 +25,10 @@ import { AppError, isDatabaseError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import { findCustomer } from '../contacts/contacts.service.ts';
 import { loadSettings, settingsTimeZone } from '../settings/settings.service.ts';
-import { applyStockChanges, lockStockRows, resolveBranch, restampReason, sellableStock, type StockChange, type StockChangeResult } from '../stock/stock.service.ts';
+import { applyStockChanges, lockStockRows, resolveBranch, restampReason, sellableStock, type LockedStock, type StockChange, type StockChangeResult } from '../stock/stock.service.ts';
 import { completeSuspendedSale, takeSuspendedSale, type HeldReservation } from '../suspended-sales/suspended-sales.service.ts';
 import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
-import { priceCart, readCart, refuse, saleCheckLines, type CartBranch, type CartProductRow } from './cart-pricing.service.ts';
+import { priceCart, readCart, refuse, saleCheckLines, type CartBranch, type CartProductRow, type PricedLine } from './cart-pricing.service.ts';
 import {
   findLastPrescription,
   findSale,
@@ -57,10 +61,34 @@ export async function isSaleRecorded(q: Queryable, pharmacyId: string, saleId: s
   return saleExists(q, pharmacyId, saleId);
 }
 
-/** POST /api/sales. */
-export async function completeSale(q: Queryable, ctx: RequestContext, input: CompleteSale): Promise<Sale> {
-  // The same id without the Idempotency-Key (or with another key) is never a second sale: the sale's primary key
-  // refuses it when the sale is written (below), and the whole transaction rolls back (decision 0075).
+/**
+ * What completing a sale loaded and decided before it writes anything (checkSale): the resumed sale's reservation, the
+ * branch and the client as checked, the locked stock rows, the priced cart, the payments with their canonical methods
+ * and the payment outcome of the ordered checks.
+ */
+export interface CheckedSale {
+  held: HeldReservation | null;
+  branch: CartBranch;
+  client: Contact | null;
+  locked: LockedStock;
+  settings: Settings;
+  today: string;
+  saleDate: string;
+  priced: PricedLine<CompleteSale['lines'][number]>[];
+  cart: CartFigures;
+  payments: CompleteSale['payments'];
+  outcome: PaymentOutcome;
+}
+
+/**
+ * The load and decide of completing a sale, without its writes: the resumed sale locked and its reservation read, the
+ * branch and the client checked, the branch's stock rows locked in the ledger's order, the cart priced from the
+ * branch's own prices and every check of seed 001 section 5 in the till's one order (decision 0069), each refusal
+ * with its code and message. completeSale writes what this decided; M-Pesa at the till runs it before it asks the
+ * customer's phone, so a request is refused exactly as completing its sale would be, and nothing is written here
+ * (the locks it takes end with the caller's transaction).
+ */
+export async function checkSale(q: Queryable, ctx: RequestContext, input: CompleteSale): Promise<CheckedSale> {
   if (input.lines.length === 0) refuse({ code: 'SALE_CART_EMPTY' });
   // A resumed sale (decision 0028): its suspension is locked first (before any stock row) and its reservation held.
   const held = input.suspendedSaleId ? await takeSuspendedSale(q, ctx, input.suspendedSaleId) : null;
@@ -69,7 +97,7 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   // client, in that order. With its id known (the till always sends it), the branch is read in the cart's statement
   // and checked there, before any line is priced (decision 0080): no statement of its own. Until then only the stock
   // rows of that id are locked and read, which a refusal rolls back.
-  const checked: { branch?: CartBranch; client?: Awaited<ReturnType<typeof findCustomer>> | null } = {};
+  const checked: { branch?: CartBranch; client?: Contact | null } = {};
   const acceptBranch = async (found: CartBranch | null, id: string) => {
     if (!found) throw new AppError('NOT_FOUND', { details: { branchId: id } });
     if (!canSeeBranch(ctx, found.id)) throw new AppError('BRANCH_NOT_ALLOWED');
@@ -116,7 +144,7 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
     },
   });
   const { branch, client } = checked;
-  if (!branch || client === undefined) throw new Error('completeSale: the branch was not checked');
+  if (!branch || client === undefined) throw new Error('checkSale: the branch was not checked');
 
   const methods = tillPaymentMethods(settings.paymentMethods);
   const payments = input.payments.map((p) => ({ ...p, method: canonicalPaymentMethod(methods, p.method) ?? p.method.trim() }));
@@ -147,6 +175,14 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
           : undefined;
     refuse(outcome, details);
   }
+  return { held, branch, client, locked, settings, today, saleDate, priced, cart, payments, outcome };
+}
+
+/** POST /api/sales: checkSale's load and decide, then the writes. */
+export async function completeSale(q: Queryable, ctx: RequestContext, input: CompleteSale): Promise<Sale> {
+  // The same id without the Idempotency-Key (or with another key) is never a second sale: the sale's primary key
+  // refuses it when the sale is written (below), and the whole transaction rolls back (decision 0075).
+  const { held, branch, client, locked, settings, today, saleDate, priced, cart, payments, outcome } = await checkSale(q, ctx, input);
 
   // The writes: a place of the plan (taken at commit), the stock, then LAST the sale with its invoice number. The
   // number is taken in the statement that writes the sale, and the counter row it locks is held until COMMIT (numbers

@@ -14,7 +14,9 @@ import {
   transferSchema,
 } from '@pharmapoint/domain/stock';
 import { expiringQuerySchema, expiringResponseSchema, lowStockQuerySchema, lowStockResponseSchema } from '@pharmapoint/domain/stock-reports';
+import { ddaRegisterQuerySchema, ddaRegisterResponseSchema } from '@pharmapoint/domain/dda-register';
 import type { ModuleRegistrar } from '../../platform/module.ts';
+import { ddaRegister } from './dda-register.service.ts';
 import { createAdjustment, getAdjustment, listAdjustments } from './adjustments.service.ts';
 import { branchSummary, expiringBatches, lowStockProducts } from './reports.service.ts';
 import { approveTransfer, cancelTransfer, createTransfer, dispatchTransfer, getTransfer, listTransfers, receiveTransfer } from './transfers.service.ts';
@@ -142,5 +144,18 @@ export const registerStock: ModuleRegistrar = (app) => {
       },
     },
     async (request, reply) => app.inTenant(request, reply, (q, ctx) => lowStockProducts(q, ctx, request.query)),
+  );
+  r.get(
+    '/api/reports/dda',
+    {
+      config: { access: { permission: 'report:advanced' } },
+      schema: {
+        tags,
+        summary: 'DDA register: per controlled product and branch, the ledger with running balance for a date range',
+        querystring: ddaRegisterQuerySchema,
+        response: { 200: ddaRegisterResponseSchema },
+      },
+    },
+    async (request, reply) => app.inTenant(request, reply, (q, ctx) => ddaRegister(q, ctx, request.query)),
   );
 };

@@ -8,6 +8,7 @@ import { useMe } from '@/features/auth/api/get-me';
 import { useLogout } from '@/features/auth/hooks/use-logout';
 import { ADMIN_SESSION_EXPIRY_KEY, ADMIN_SESSION_HOURS, ADMIN_SESSION_KEY } from '@pharmapoint/domain/admin';
 import { formatTime } from '@/lib/format';
+import '@/features/admin/admin-catalogue';
 
 /** Reads, starts or ends the browser's admin session (seed 002 section 6: admin_session, admin_session_expiry). */
 function adminSession(userId: string | undefined, now = Date.now()): { expiresAt: number; expired: boolean } | null {

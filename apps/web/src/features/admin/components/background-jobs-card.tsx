@@ -13,6 +13,7 @@ import { ErrorState } from '@/components/ui/error-state';
 import { LoadingState } from '@/components/ui/loading-state';
 import { Pagination } from '@/components/ui/pagination';
 import { Table, TBody, THead, Td, Th, Tr } from '@/components/ui/table';
+import '@/features/admin/admin-catalogue';
 
 const PAGE_SIZE = 10;
 const KNOWN_KINDS = ['email', 'sms', 'stk_push', 'stk_status', 'etims'];

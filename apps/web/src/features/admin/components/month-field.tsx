@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
+import '@/features/admin/admin-catalogue';
 
 /** The month a screen shows (YYYY-MM), up to this one. */
 export function MonthField({ value, onChange, max }: { value: string; onChange: (month: string) => void; max: string }) {

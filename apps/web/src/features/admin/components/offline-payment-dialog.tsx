@@ -24,6 +24,7 @@ import { formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { useRecordOfflinePayment } from '@/features/admin/api/admin';
 import { useIdempotencyKey } from '@/lib/idempotency';
+import '@/features/admin/admin-catalogue';
 
 const FIELDS = new Set(['kind', 'method', 'reference', 'paidOn', 'note']);
 

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { AdminPharmacy } from '@pharmapoint/domain/subscription';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
+import '@/features/admin/admin-catalogue';
 
 const TONES: Record<AdminPharmacy['subscription']['status'], BadgeTone> = {
   active: 'success',

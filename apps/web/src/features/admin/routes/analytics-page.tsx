@@ -11,6 +11,7 @@ import { errorMessage } from '@/lib/api';
 import { formatDate, formatMoney, formatNumber } from '@/lib/format';
 import { currentMonth, useAnalytics } from '@/features/admin/api/admin';
 import { MonthField } from '@/features/admin/components/month-field';
+import '@/features/admin/admin-catalogue';
 
 type Row = AdminAnalyticsResponse['pharmacies'][number];
 

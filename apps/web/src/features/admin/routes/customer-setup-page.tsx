@@ -16,6 +16,7 @@ import { applyServerErrors } from '@/components/ui/form';
 import { api } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { adminKeys } from '@/features/admin/api/admin';
+import '@/features/admin/admin-catalogue';
 
 type FormValues = { pharmacyName: string; ownerName: string; ownerEmail: string; plan: 'trial' | 'standard' };
 const FIELDS = new Set(['pharmacyName', 'ownerName', 'ownerEmail', 'plan']);

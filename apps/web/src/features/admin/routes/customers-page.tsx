@@ -20,6 +20,7 @@ import { usePharmacies, usePharmacyAction } from '@/features/admin/api/admin';
 import { PharmacyStatusBadge } from '@/features/admin/components/pharmacy-status-badge';
 import { OfflinePaymentDialog } from '@/features/admin/components/offline-payment-dialog';
 import { newUuid } from '@/lib/idempotency';
+import '@/features/admin/admin-catalogue';
 
 /** An extension's dialog holds the Idempotency-Key of its request: Extend pressed twice, or retried, extends once. */
 type Dialogs = { kind: 'view' | 'deactivate' | 'reactivate' | 'payment'; pharmacy: AdminPharmacy } | { kind: 'extend'; pharmacy: AdminPharmacy; key: string } | null;

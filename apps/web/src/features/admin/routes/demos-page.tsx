@@ -13,6 +13,7 @@ import { errorMessage } from '@/lib/api';
 import { formatDate, formatDateTime, formatNumber } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { useDemos, useUpdateLead } from '@/features/admin/api/admin';
+import '@/features/admin/admin-catalogue';
 
 /**
  * Demo users (seed 002 section 2, admin demos; issue 11 item 8): every demo registration with its verification and

@@ -13,6 +13,7 @@ import { formatMoney, formatNumber } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { currentMonth, useAnalytics } from '@/features/admin/api/admin';
 import { MonthField } from '@/features/admin/components/month-field';
+import '@/features/admin/admin-catalogue';
 
 function monthTitle(month: string): string {
   const [year, m] = month.split('-').map(Number);

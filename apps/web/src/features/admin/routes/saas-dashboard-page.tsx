@@ -13,6 +13,7 @@ import { Table, TBody, THead, Td, Th, Tr } from '@/components/ui/table';
 import { BackgroundJobsCard } from '@/features/admin/components/background-jobs-card';
 import { useOverview, usePharmacies } from '@/features/admin/api/admin';
 import { PharmacyStatusBadge } from '@/features/admin/components/pharmacy-status-badge';
+import '@/features/admin/admin-catalogue';
 
 function monthLabel(month: string): string {
   const [year, m] = month.split('-').map(Number);

@@ -15,6 +15,7 @@ import { ErrorState } from '@/components/ui/error-state';
 import { api, errorMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { usePharmacies } from '@/features/admin/api/admin';
+import '@/features/admin/admin-catalogue';
 
 const COLORS = ['primaryColor', 'secondaryColor', 'accentColor', 'headerColor', 'backgroundColor'] as const;
 type ColorKey = (typeof COLORS)[number];

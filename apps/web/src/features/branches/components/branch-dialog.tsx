@@ -14,6 +14,7 @@ import { Input } from '@/components/ui/input';
 import { toast } from '@/lib/toast';
 import { useCreateBranch, useUpdateBranch, type Branch } from '@/features/branches/api/branches';
 import { useIdempotencyKey } from '@/lib/idempotency';
+import '@/features/branches/branches-catalogue';
 
 /**
  * The branch form: the domain's createBranchSchema, with the phone a Kenyan number or none (decision 0033).

@@ -11,6 +11,7 @@ import { errorMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { useBranches, useUpdateBranch, type Branch, type BranchPatch } from '@/features/branches/api/branches';
 import { BranchDialog } from '@/features/branches/components/branch-dialog';
+import '@/features/branches/branches-catalogue';
 
 type DialogState = { mode: 'add' } | { mode: 'edit'; branch: Branch } | null;
 

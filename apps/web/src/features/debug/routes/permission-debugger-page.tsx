@@ -11,6 +11,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Table, TBody, THead, Td, Th, Tr } from '@/components/ui/table';
 import { toast } from '@/lib/toast';
+import '@/features/debug/debug-catalogue';
 
 function YesNo({ value }: { value: boolean }) {
   const { t } = useTranslation('debug');

@@ -17,7 +17,7 @@ import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { Spinner } from '@/components/ui/spinner';
-import { errorMessage } from '@/lib/api';
+import { ApiError, errorMessage } from '@/lib/api';
 import { formatMoney } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { cancelTillMpesa, getTillMpesa, startTillMpesa } from '@/features/pos/api/mpesa';
@@ -35,6 +35,11 @@ export interface MpesaRequestDialogProps {
   defaultPhone?: string | null;
   /** The customer paid: the sale was completed by the server with the M-Pesa receipt. */
   onPaid: (sale: Sale) => void;
+  /**
+   * The server refused the request before asking the phone (4xx: the sale's own checks, or M-Pesa's rules): shown
+   * where a refused sale is. Without it, the refusal is shown in the dialog.
+   */
+  onRefused?: (error: ApiError) => void;
 }
 
 type Stage = { kind: 'form' } | { kind: 'waiting'; request: TillMpesaRequest } | { kind: 'failed'; message: string };
@@ -50,7 +55,7 @@ interface PhoneForm {
  * the cart stays as it was. Cancel (or the wait running out) tells the server to stop waiting; if the customer had
  * paid meanwhile the answer says so and the receipt shows.
  */
-export default function MpesaRequestDialog({ open, onOpenChange, sale, totalCents, currencySymbol, defaultPhone, onPaid }: MpesaRequestDialogProps) {
+export default function MpesaRequestDialog({ open, onOpenChange, sale, totalCents, currencySymbol, defaultPhone, onPaid, onRefused }: MpesaRequestDialogProps) {
   const { t } = useTranslation('pos');
   const [stage, setStage] = useState<Stage>({ kind: 'form' });
   const [serverError, setServerError] = useState<string | null>(null);
@@ -120,7 +125,9 @@ export default function MpesaRequestDialog({ open, onOpenChange, sale, totalCent
       setElapsed(0);
       setStage({ kind: 'waiting', request });
     } catch (error) {
-      setServerError(errorMessage(error));
+      // A refusal (4xx) reads as a refused sale does; a lost answer or an unavailable service stays here to try again.
+      if (onRefused && error instanceof ApiError && error.status >= 400 && error.status < 500) onRefused(error);
+      else setServerError(errorMessage(error));
     }
   }
 

@@ -399,12 +399,20 @@ export default function PosPage() {
     try {
       afterSale(await completeSale(saleRequest(rows)));
     } catch (error) {
-      const message = error instanceof ApiError ? error.message : errorMessage(error);
-      till.setPaymentError(t('pay.failed', { message }));
-      if (error instanceof ApiError && REFRESH_ON.has(error.code)) void catalogue.refresh();
+      showRefusal(error);
     } finally {
       till.setCompleting(false);
     }
+  }
+
+  /**
+   * A sale the server refused (Complete, or the M-Pesa request, which runs the same checks first): its sentence in the
+   * payment bar, and the catalogue read again when the refusal says it changed.
+   */
+  function showRefusal(error: unknown) {
+    const message = error instanceof ApiError ? error.message : errorMessage(error);
+    till.setPaymentError(t('pay.failed', { message }));
+    if (error instanceof ApiError && REFRESH_ON.has(error.code)) void catalogue.refresh();
   }
 
   /** 'Send payment request' (M-Pesa at the till, decision 0058): the screen's checks with the whole total by M-Pesa. */
@@ -764,6 +772,10 @@ export default function PosPage() {
             onPaid={(sale) => {
               setMpesaOpen(false);
               afterSale(sale);
+            }}
+            onRefused={(error) => {
+              setMpesaOpen(false);
+              showRefusal(error);
             }}
           />
         ) : null}

@@ -15,6 +15,7 @@ import { formatDate } from '@/lib/format';
 import { meQueryKey, setMe } from '@/features/auth/api/get-me';
 import { DemoShell } from '@/features/public/components/demo-shell';
 import { completeDemoSignIn, enterDemo, getDemoAccess, sendDemoSignInLink } from '@/features/public/components/demo-api';
+import '@/features/public/demo-catalogue';
 
 function storedEmail(): string | null {
   try {

@@ -9,6 +9,7 @@ import { Button, buttonClasses } from '@/components/ui/button';
 import { ApiError, errorMessage } from '@/lib/api';
 import { DemoShell } from '@/features/public/components/demo-shell';
 import { registerDemo } from '@/features/public/components/demo-api';
+import '@/features/public/demo-catalogue';
 
 const EMPTY: DemoRegistrationForm = { name: '', email: '', phone: '', pharmacyName: '' };
 

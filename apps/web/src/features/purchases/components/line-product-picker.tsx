@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Combobox } from '@/components/ui/combobox';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useProducts } from '@/features/products/api/products';
+import '@/features/purchases/purchases-catalogue';
 
 export interface PickedProduct {
   id: string;

@@ -9,6 +9,7 @@ import { Input } from '@/components/ui/input';
 import { useCreateProduct } from '@/features/products/api/products';
 import type { PickedProduct } from './line-product-picker';
 import { useIdempotencyKey } from '@/lib/idempotency';
+import '@/features/purchases/purchases-catalogue';
 
 /**
  * A new product from a purchase line, without leaving the purchase: name (and SKU), with the line's prices

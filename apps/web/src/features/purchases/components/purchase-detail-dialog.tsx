@@ -14,6 +14,7 @@ import { formatDate, formatMoney, formatNumber } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { usePurchase, useReceivePurchase } from '@/features/purchases/api/purchases';
 import { PurchaseStatusBadge } from './status-badge';
+import '@/features/purchases/purchases-catalogue';
 
 /**
  * One purchase: its head, lines (received so far, returned) and totals; receive what is still to come, all of it or

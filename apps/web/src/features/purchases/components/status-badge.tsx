@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { normalizePurchaseStatus, PURCHASE_STATUS_DISPLAY } from '@pharmapoint/domain/purchases';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
+import '@/features/purchases/purchases-catalogue';
 
 const TONE: Record<'yellow' | 'blue' | 'green' | 'red', BadgeTone> = { yellow: 'warning', blue: 'info', green: 'success', red: 'danger' };
 

@@ -39,6 +39,7 @@ import { LineProductPicker, type PickedProduct } from '@/features/purchases/comp
 import { NewProductDialog } from '@/features/purchases/components/new-product-dialog';
 import { PurchaseStatusBadge } from '@/features/purchases/components/status-badge';
 import { useIdempotencyKey } from '@/lib/idempotency';
+import '@/features/purchases/purchases-catalogue';
 
 const money = (cents: number) => (cents / 100).toFixed(2);
 const percent = (basisPoints: number) => String(basisPoints / 100);

@@ -22,6 +22,7 @@ import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useCreatePurchaseReturn, usePurchase, usePurchases } from '@/features/purchases/api/purchases';
 import { useIdempotencyKey } from '@/lib/idempotency';
+import '@/features/purchases/purchases-catalogue';
 
 /**
  * /app/purchase-returns/create: choose a purchase, the pieces of each received line to send back (each from the batch

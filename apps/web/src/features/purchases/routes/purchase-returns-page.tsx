@@ -12,6 +12,7 @@ import { errorMessage } from '@/lib/api';
 import { formatDate, formatMoney, formatNumber } from '@/lib/format';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { usePurchaseReturns } from '@/features/purchases/api/purchases';
+import '@/features/purchases/purchases-catalogue';
 
 const PAGE_SIZE = 25;
 

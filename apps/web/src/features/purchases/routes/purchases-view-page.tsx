@@ -22,6 +22,7 @@ import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useBulkDeletePurchases, useDeletePurchase, usePurchases, useSuppliers } from '@/features/purchases/api/purchases';
 import { PurchaseDetailDialog } from '@/features/purchases/components/purchase-detail-dialog';
 import { PurchaseStatusBadge } from '@/features/purchases/components/status-badge';
+import '@/features/purchases/purchases-catalogue';
 
 const PAGE_SIZE = 25;
 

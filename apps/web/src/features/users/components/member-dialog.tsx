@@ -17,6 +17,7 @@ import { toast } from '@/lib/toast';
 import type { Branch } from '@/features/branches/api/branches';
 import { useInviteMember, useUpdateMember, type Member } from '@/features/users/api/users';
 import { useIdempotencyKey } from '@/lib/idempotency';
+import '@/features/users/users-catalogue';
 
 /** The areas staff permissions are chosen from: the tenant catalogue (the platform's saas area is not a pharmacy's to give). */
 const AREAS = (Object.keys(PERMISSION_CATALOGUE) as PermissionArea[]).filter((area) => area !== 'saas');

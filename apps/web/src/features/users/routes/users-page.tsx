@@ -13,6 +13,7 @@ import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useBranches } from '@/features/branches/api/branches';
 import { useMembers, useResendInvite, useUpdateMember, type Member } from '@/features/users/api/users';
 import { MemberDialog } from '@/features/users/components/member-dialog';
+import '@/features/users/users-catalogue';
 
 type DialogState = { mode: 'invite' } | { mode: 'edit'; member: Member } | null;
 
