@@ -1,5 +1,5 @@
 import { formatMoney as formatDomainMoney } from '@pharmapoint/domain/money';
-import { businessDate } from '@pharmapoint/domain/stock';
+import { businessDate } from '@pharmapoint/domain/business-date';
 
 /**
  * Display formatting, the one place: money from integer cents (the domain's formatter), numbers, dates and times in

@@ -1,4 +1,4 @@
-import { businessDate } from '@pharmapoint/domain/stock';
+import { businessDate } from '@pharmapoint/domain/business-date';
 import { DEFAULT_FORMAT_LOCALE } from '@/lib/format';
 /** Today as YYYY-MM-DD in the pharmacy's time zone (the business day the server checks the sale date against). */
 export function businessToday(timeZone: string | undefined, now: Date = new Date()): string {
