@@ -1,3 +1,4 @@
+import { businessDate } from '@pharmapoint/domain/stock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { buildApp, type App } from '../src/app.ts';
@@ -208,7 +209,7 @@ describe.each(testDatabaseKinds().filter((k) => k === 'postgres'))('live stock e
       // Three changes of the same stock through instance A's ledger, one transaction each.
       for (const delta of [5, -1, -1]) {
         await first.db.transaction({ pharmacyId: pharmacy.pharmacyId }, (q) =>
-          applyStockChanges(q, { pharmacyId: pharmacy.pharmacyId, userId: null }, [
+          applyStockChanges(q, { pharmacyId: pharmacy.pharmacyId, userId: null, today: businessDate(new Date(), 'Africa/Nairobi') }, [
             { kind: 'adjustment', branchId, productId, delta, reason: 'Adjustment: count', includeExpired: true },
           ]),
         );

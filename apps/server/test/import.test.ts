@@ -206,7 +206,7 @@ describe.each(testDatabaseKinds())('product import (POST /api/products/import) o
     expect(second.body.error.message).toMatch(/^Limit exceeded\. Plan allows 50, current usage: 30/);
   });
   it('refuses a row whose opening stock has already expired, as receiving does (decision 0050)', async () => {
-    const today = businessDate(new Date());
+    const today = businessDate(new Date(), 'Africa/Nairobi');
     const skus = ['EXP-OLD', 'EXP-DMY', 'EXP-TODAY'];
     const batchesOf = () =>
       t.db.owner.query<{ sku: string; batch_number: string; quantity: number }>(

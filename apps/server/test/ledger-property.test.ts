@@ -9,7 +9,7 @@ import { approveTransfer, cancelTransfer, createTransfer, dispatchTransfer, rece
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import type { StockPharmacy } from './import-helpers.ts';
-import { daysFromToday, ledgerProblems, ownerContext, pickWeighted, prng, stockTestPharmacy } from './stock-helpers.ts';
+import { daysFromToday, ledgerProblems, ownerContext, pickWeighted, prng, stockTestPharmacy, withToday } from './stock-helpers.ts';
 
 
 const SEED = Number(process.env.LEDGER_SEED ?? 20261122);
@@ -49,7 +49,7 @@ describe.each(testDatabaseKinds())('stock ledger property (seed %s)'.replace('%s
     const owner = ownerContext(ph);
     const scope = { pharmacyId: ph.pharmacyId, userId: ph.users.owner! };
     // Each operation is one transaction with the request's clock, as the HTTP routes run them.
-    const run = <T>(work: (q: Queryable, ctx: RequestContext) => Promise<T>) => t.db.transaction(scope, (q) => work(q, { ...owner, now: new Date() }));
+    const run = <T>(work: (q: Queryable, ctx: RequestContext & { today: string }) => Promise<T>) => t.db.transaction(scope, (q) => work(q, withToday({ ...owner, now: new Date() })));
     const openTransfers: string[] = [];
     const counts: Record<string, number> = {};
     const refusals: Record<string, number> = {};

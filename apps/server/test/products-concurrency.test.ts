@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import type { TestClient, TestResponse } from './http.ts';
 import type { StockPharmacy } from './import-helpers.ts';
-import { clientsOf, ownerContext, stockTestPharmacy } from './stock-helpers.ts';
+import { clientsOf, ownerContext, stockTestPharmacy, withToday } from './stock-helpers.ts';
 
 /**
  * Products under concurrency (issue 6): duplicate SKUs created at the same moment, Idempotency-Key on creates,
@@ -90,7 +90,7 @@ describe.each(testDatabaseKinds())('products under concurrency on %s', (kind) =>
 
   describe('use cases of two modules in one transaction', () => {
     const compose = (sku: string, take: number) => {
-      const ctx = { ...ownerContext(ph), now: new Date() };
+      const ctx = withToday({ ...ownerContext(ph), now: new Date() });
       return t.db.transaction({ pharmacyId: ph.pharmacyId, userId: ctx.userId }, async (q) => {
         const detail = await createProduct(q, ctx, createProductSchema.parse({ name: `Composed ${sku}`, sku }));
         await applyStockChange(q, ctx, {

@@ -15,7 +15,7 @@ import {
 import { createTestApp, type TestApp } from './app.ts';
 import { testDatabaseKinds } from './database.ts';
 import type { StockPharmacy } from './import-helpers.ts';
-import { alertsDrift, daysFromToday, ledgerProblems, ownerContext, pickWeighted, prng, stockTestPharmacy } from './stock-helpers.ts';
+import { alertsDrift, daysFromToday, ledgerProblems, ownerContext, pickWeighted, prng, stockTestPharmacy, withToday } from './stock-helpers.ts';
 
 /**
  * The stock ledger keeps stock_alerts itself for the rows it changes (decision 0078, migration 0040): no trigger runs
@@ -82,7 +82,7 @@ describe.each(testDatabaseKinds())(`stock alerts kept by the ledger (seed ${SEED
     const branches = ph.branches.map((b) => b.id);
     const owner = ownerContext(ph);
     const scope = { pharmacyId: ph.pharmacyId, userId: ph.users.owner! };
-    const run = <T>(work: (q: Queryable, ctx: RequestContext) => Promise<T>) => t.db.transaction(scope, (q) => work(q, { ...owner, now: new Date() }));
+    const run = <T>(work: (q: Queryable, ctx: RequestContext & { today: string }) => Promise<T>) => t.db.transaction(scope, (q) => work(q, withToday({ ...owner, now: new Date() })));
     const someProducts = () => [...new Set(Array.from({ length: int(1, 3) }, () => pick(products)))];
     const counts: Record<string, number> = {};
     let refused = 0;

@@ -41,11 +41,19 @@ export function ownerContext(pharmacy: StockPharmacy, branchIndex = 0): RequestC
   };
 }
 
-/** A business date `days` from today in Africa/Nairobi (tests keep a margin of days around today). */
+/** The time zone of the test pharmacies (the settings' default). */
+export const TEST_TIME_ZONE = 'Africa/Nairobi';
+
+/** A context for the ledger: the request context with the pharmacy's business date at its clock. */
+export function withToday<C extends { now: Date }>(ctx: C, timeZone: string = TEST_TIME_ZONE): C & { today: string } {
+  return { ...ctx, today: businessDate(ctx.now, timeZone) };
+}
+
+/** A business date `days` from today in the test pharmacies' time zone (tests keep a margin of days around today). */
 export function daysFromToday(days: number): string {
   // The pharmacy's business day (Africa/Nairobi), as the server counts days to expiry: between 21:00 and 24:00 UTC
   // it is already tomorrow in Nairobi.
-  const today = businessDate();
+  const today = businessDate(new Date(), TEST_TIME_ZONE);
   return new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 

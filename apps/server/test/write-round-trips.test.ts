@@ -68,17 +68,19 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('round trips of a keyed w
     const trips = await roundTripsOf(c.inventory!, '/api/stock/adjustments', { reason: 'Found', items: [{ productId: product, delta: 1, reasonType: 'count_correction' }] });
     const sent = trips.flat();
     expect(sent.filter((s) => s.includes('idempotency_keys (pharmacy_id, key'))).toHaveLength(1);
-    // BEGIN; the scope with the claim; the branch, products and user; the lock of the stock row; its batches: one round
-    // trip, in this order (BEGIN a message of its own: decision 0086).
-    expect(trips[0]).toHaveLength(5);
+    // BEGIN; the scope with the claim; the branch, products and user; the lock of the stock row; its batches; the
+    // pharmacy's time zone (its business date decides what has expired): one round trip, in this order (BEGIN a
+    // message of its own: decision 0086).
+    expect(trips[0]).toHaveLength(6);
     expect(trips[0]![0]).toBe('BEGIN');
     expect(trips[0]![1]).toMatch(/^SELECT set_config\('role'.*; INSERT INTO idempotency_keys /);
     expect(trips[0]![2]).toMatch(/json_build_object\('id', b\.id, 'name', b\.name\)/);
     expect(trips[0]![3]).toMatch(/FROM branch_products bp .*FOR UPDATE/);
     expect(trips[0]![4]).toMatch(/FROM batches b WHERE/);
+    expect(trips[0]![5]).toMatch(/document->>'timezone'/);
     expect(trips.at(-1)!.at(-1)).toMatch(/INSERT INTO audit_log .*UPDATE idempotency_keys SET status_code .*COMMIT$/);
     expect(trips).toHaveLength(3);
-    expect(sent).toHaveLength(7);
+    expect(sent).toHaveLength(8);
   });
 
   it('a new product: the settings read with BEGIN and the claim, its plan place taken with COMMIT, 3 round trips', async () => {

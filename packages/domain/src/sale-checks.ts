@@ -2,7 +2,7 @@ import { ERRORS, formatMessage } from './errors.ts';
 import { formatMoney } from './money.ts';
 import {
   checkPayments,
-  discountPercentOf,
+  discountProblem,
   hasPrescriber,
   isLineLowMargin,
   isSaleProblem,
@@ -123,12 +123,8 @@ function stockByProduct(lines: readonly SaleCheckLine[]) {
 }
 
 function discountProblems(input: SaleCheckInput): SaleProblem[] {
-  if (input.discountCents <= 0) return [];
-  if (!input.rules.mayDiscount) return [{ code: 'SALE_DISCOUNT_DENIED' }];
-  if (!input.rules.mayExceedMaxDiscount && discountPercentOf(input.subtotalCents, input.discountCents) > input.rules.maxDiscount) {
-    return [{ code: 'SALE_DISCOUNT_ABOVE_MAX', values: { max: input.rules.maxDiscount } }];
-  }
-  return [];
+  const problem = discountProblem(input.subtotalCents, input.discountCents, input.rules);
+  return problem ? [problem] : [];
 }
 
 /** Every problem of completing this sale, in the order of decision 0069 (see the module comment); empty when it may complete. */

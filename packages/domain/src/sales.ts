@@ -288,6 +288,29 @@ export interface SaleProblem {
   values?: Record<string, string | number>;
 }
 
+/** Who may give what discount: the settings' maxDiscount (percent) and the user's two rights. */
+export interface DiscountRules {
+  maxDiscount: number;
+  /** pos:discount or sales:discount (canGiveDiscounts). */
+  mayDiscount: boolean;
+  /** pos:admin: may go above maxDiscount. */
+  mayExceedMaxDiscount: boolean;
+}
+
+/**
+ * What is wrong with a global discount of `discountCents` on `subtotalCents`, or null: none without the right to
+ * discount (SALE_DISCOUNT_DENIED), never above settings.maxDiscount % of the subtotal unless the user may exceed it
+ * (SALE_DISCOUNT_ABOVE_MAX). The server refuses a sale with it; the till shows it where the discount is typed.
+ */
+export function discountProblem(subtotalCents: number, discountCentsValue: number, rules: DiscountRules): SaleProblem | null {
+  if (discountCentsValue <= 0) return null;
+  if (!rules.mayDiscount) return { code: 'SALE_DISCOUNT_DENIED' };
+  if (!rules.mayExceedMaxDiscount && discountPercentOf(subtotalCents, discountCentsValue) > rules.maxDiscount) {
+    return { code: 'SALE_DISCOUNT_ABOVE_MAX', values: { max: rules.maxDiscount } };
+  }
+  return null;
+}
+
 export interface PaymentInput {
   method: string;
   amountCents: number;

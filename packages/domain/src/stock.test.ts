@@ -92,10 +92,16 @@ describe('expiry', () => {
     expect(daysBetween('2026-06-15', '2026-06-10')).toBe(-5);
   });
 
-  it("today's business date is the Nairobi calendar day", () => {
+  it("today's business date is the calendar day in the pharmacy's time zone", () => {
     // 22:30 UTC is 01:30 the next day in Nairobi (UTC+3).
-    expect(businessDate(new Date('2026-06-15T22:30:00Z'))).toBe('2026-06-16');
-    expect(businessDate(new Date('2026-06-15T20:00:00Z'))).toBe('2026-06-15');
+    expect(businessDate(new Date('2026-06-15T22:30:00Z'), 'Africa/Nairobi')).toBe('2026-06-16');
+    expect(businessDate(new Date('2026-06-15T20:00:00Z'), 'Africa/Nairobi')).toBe('2026-06-15');
+    // 04:30 UTC on 16 January is 23:30 on the 15th in New York (UTC-5) and 07:30 on the 16th in Nairobi.
+    expect(businessDate(new Date('2026-01-16T04:30:00Z'), 'America/New_York')).toBe('2026-01-15');
+    expect(businessDate(new Date('2026-01-16T04:30:00Z'), 'Africa/Nairobi')).toBe('2026-01-16');
+    // 15:30 UTC on 15 January is 00:30 on the 16th in Tokyo (UTC+9) and 18:30 on the 15th in Nairobi.
+    expect(businessDate(new Date('2026-01-15T15:30:00Z'), 'Asia/Tokyo')).toBe('2026-01-16');
+    expect(businessDate(new Date('2026-01-15T15:30:00Z'), 'Africa/Nairobi')).toBe('2026-01-15');
   });
 });
 

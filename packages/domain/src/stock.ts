@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { businessDate } from './business-date.ts';
 import { businessDateSchema, centsField } from './products.ts';
 import { fieldMessage, formatMessage, numberField } from './errors.ts';
 import { calendarDate, isCalendarDate, text } from './text.ts';
@@ -44,37 +45,9 @@ export const RESERVATION_KINDS: readonly StockMovementKind[] = ['reserve', 'rele
 /** Days before expiry a batch counts as near expiry (seed 000 section 9: expiry alert 30 days). */
 export const EXPIRY_ALERT_DAYS = 30;
 
-/** The business time zone: business dates (expiry, sale date) are calendar dates there. */
-export const BUSINESS_TIME_ZONE = 'Africa/Nairobi';
-
-/** One formatter per time zone: building an Intl.DateTimeFormat was the largest app function in a sale's CPU profile. */
-const businessDateFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** The business date of the last whole minute asked for, per time zone (businessDate). */
-const businessDateMinutes = new Map<string, { minute: number; date: string }>();
-const MINUTE_MS = 60_000;
-
-/**
- * Today's business date ('YYYY-MM-DD') in the time zone (default Africa/Nairobi). An unknown zone throws. A sale asks
- * for it twice and every stock change once, and formatting a date in a zone costs more than the rest of the call: the
- * date is kept for the whole minute of `now` when the minute's first and last millisecond have it too (a zone's
- * date never changes and changes back within a minute), and formatted again only for another minute.
- */
-export function businessDate(now: Date = new Date(), timeZone: string = BUSINESS_TIME_ZONE): string {
-  let format = businessDateFormats.get(timeZone);
-  if (!format) {
-    // en-CA formats as YYYY-MM-DD.
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    businessDateFormats.set(timeZone, format);
-  }
-  const minute = Math.floor(now.getTime() / MINUTE_MS);
-  const known = businessDateMinutes.get(timeZone);
-  if (known !== undefined && known.minute === minute) return known.date;
-  const date = format.format(now);
-  const first = minute * MINUTE_MS;
-  if (format.format(first) === date && format.format(first + MINUTE_MS - 1) === date) businessDateMinutes.set(timeZone, { minute, date });
-  return date;
-}
+// businessDate lives in business-date.ts (a module without imports), so that the till's first load can count the
+// pharmacy's day without this module's schemas; it is part of this module's API as before.
+export { businessDate };
 
 /** Whole days from one business date to another (negative when `to` is earlier). */
 export function daysBetween(from: string, to: string): number {

@@ -1,4 +1,5 @@
 import { formatMoney as formatDomainMoney } from '@pharmapoint/domain/money';
+import { businessDate } from '@pharmapoint/domain/business-date';
 
 /**
  * Display formatting, the one place: money from integer cents (the domain's formatter), numbers, dates and times in
@@ -54,6 +55,11 @@ export function setFormatLocale(locale: Partial<FormatLocale>): void {
 
 export function formatLocale(): FormatLocale {
   return current;
+}
+
+/** The pharmacy's business date (YYYY-MM-DD) at `now`: the day in its time zone, as the server counts it. */
+export function pharmacyToday(now: Date = new Date()): string {
+  return businessDate(now, current.timezone);
 }
 
 /** "KSh 1,234.50" from 123450 cents: the domain's formatter (integer arithmetic throughout); nothing shown is 0. */

@@ -19,7 +19,7 @@ export async function branchCatalogue(
 ): Promise<CatalogueEntry | string> {
   const branch = await resolveBranch(q, ctx, input.branchId);
   const settings = await stockSettings(q, ctx);
-  const today = businessDate(ctx.now);
+  const today = businessDate(ctx.now, settings.timeZone);
   const defaultMinMarginBasisPoints = Math.round(settings.defaultMinMarginPercent * 100);
   const cache = input.cache ?? null;
   let key = '';

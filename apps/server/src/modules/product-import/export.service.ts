@@ -2,6 +2,7 @@ import { IMPORT_HEADERS, type ExportQuery } from '@pharmapoint/domain/product-im
 import { stockStatus } from '@pharmapoint/domain/stock-status';
 import type { Queryable } from '../../db/database.ts';
 import type { RequestContext } from '../../platform/context.ts';
+import { pharmacyToday } from '../settings/settings.service.ts';
 import { resolveBranch } from '../stock/stock.service.ts';
 import { exportPage, type ExportCursor, type ExportRow } from './export.repository.ts';
 
@@ -69,7 +70,7 @@ export async function planExport(q: Queryable, ctx: RequestContext, query: Expor
     query,
     branchId,
     branchIds: ctx.visibleBranchIds,
-    fileName: `products-${ctx.now.toISOString().slice(0, 10)}.csv`,
+    fileName: `products-${await pharmacyToday(q, ctx)}.csv`,
     header: `\uFEFF${EXPORT_HEADERS.map(csvCell).join(',')}\r\n`,
   };
 }

@@ -109,7 +109,7 @@ export async function beginImport(
   const total = parsed.records.length;
   const skus = [...new Set(parsed.records.map((r) => r.values.sku?.trim()).filter((s): s is string => !!s))];
   const branches = await activeBranches(q, ctx.pharmacyId);
-  const { categories } = await stockSettings(q, ctx);
+  const { categories, timeZone } = await stockSettings(q, ctx);
   const context = { branches, categories, existingSkus: await existingSkus(q, ctx.pharmacyId, skus) };
   const branchByName = new Map(context.branches.map((b) => [b.name.toLowerCase(), b.id] as const));
   const defaultBranchId = ctx.branchId ?? context.branches.find((b) => b.isDefault)?.id ?? context.branches[0]?.id ?? null;
@@ -117,7 +117,7 @@ export async function beginImport(
   const errors: ImportRowError[] = [];
   const accepted: { row: NormalizedImportRow; branchId: string }[] = [];
   const groups = new Map<string, ProductGroup>();
-  const today = businessDate(ctx.now);
+  const today = businessDate(ctx.now, timeZone);
   let lastReport = 0;
   onProgress({ type: 'progress', phase: 'validating', done: 0, total });
   for (const [i, record] of parsed.records.entries()) {

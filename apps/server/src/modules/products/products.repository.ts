@@ -448,13 +448,13 @@ export async function listMovements(
   q: Queryable,
   pharmacyId: string,
   productId: string,
-  filter: { kind?: string; branchIds: readonly string[] | null; from?: string; to?: string; limit: number; offset: number },
+  filter: { kind?: string; branchIds: readonly string[] | null; from?: string; to?: string; timeZone: string; limit: number; offset: number },
 ): Promise<{ items: Movement[]; total: number }> {
-  const params: unknown[] = [pharmacyId, productId, filter.branchIds, filter.kind ?? null, filter.from ?? null, filter.to ?? null];
-  // Business dates are Nairobi calendar days.
+  const params: unknown[] = [pharmacyId, productId, filter.branchIds, filter.kind ?? null, filter.from ?? null, filter.to ?? null, filter.timeZone];
+  // Business dates are calendar days in the pharmacy's time zone.
   const where = `m.pharmacy_id = $1 AND m.product_id = $2 AND ($3::uuid[] IS NULL OR m.branch_id = ANY($3::uuid[]))
-    AND ($4::text IS NULL OR m.kind = $4) AND ($5::date IS NULL OR (m.at AT TIME ZONE 'Africa/Nairobi')::date >= $5::date)
-    AND ($6::date IS NULL OR (m.at AT TIME ZONE 'Africa/Nairobi')::date <= $6::date)`;
+    AND ($4::text IS NULL OR m.kind = $4) AND ($5::date IS NULL OR (m.at AT TIME ZONE $7::text)::date >= $5::date)
+    AND ($6::date IS NULL OR (m.at AT TIME ZONE $7::text)::date <= $6::date)`;
   const rows = await q.query<{
     id: string;
     branch_id: string;

@@ -19,6 +19,7 @@ import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import { applyStockChange, resolveBranch, stockSettings, stockSettingsOf, type StockSettings } from '../stock/stock.service.ts';
+import { pharmacyTimeZone, pharmacyToday } from '../settings/settings.service.ts';
 import { assertWithinPlanLimit } from '../subscription/subscription.service.ts';
 import {
   findBatch,
@@ -143,7 +144,7 @@ export async function productDetail(q: Queryable, ctx: RequestContext, id: strin
 async function detailOf(q: Queryable, ctx: RequestContext, row: ProductRow): Promise<ProductDetailResponse> {
   const settings = await stockSettings(q, ctx);
   const visible = ctx.visibleBranchIds;
-  const { branches, batches } = await productBranches(q, ctx.pharmacyId, row, visible, businessDate(ctx.now), settings.defaultMinMarginPercent);
+  const { branches, batches } = await productBranches(q, ctx.pharmacyId, row, visible, businessDate(ctx.now, settings.timeZone), settings.defaultMinMarginPercent);
   return { product: toProduct(row), branches, batches, priceChanges: await priceChanges(q, ctx.pharmacyId, row.id, visible) };
 }
 
@@ -151,7 +152,7 @@ async function detailOf(q: Queryable, ctx: RequestContext, row: ProductRow): Pro
 export async function searchProducts(q: Queryable, ctx: RequestContext, query: ProductListQuery): Promise<ProductListResponse> {
   const branch = await resolveBranch(q, ctx, query.branchId);
   const settings = await stockSettings(q, ctx);
-  const { items, total } = await listProducts(q, ctx.pharmacyId, branch.id, query, businessDate(ctx.now), settings.defaultMinMarginPercent);
+  const { items, total } = await listProducts(q, ctx.pharmacyId, branch.id, query, businessDate(ctx.now, settings.timeZone), settings.defaultMinMarginPercent);
   return { items, total, limit: query.limit, offset: query.offset, branchId: branch.id };
 }
 
@@ -359,14 +360,15 @@ export async function receiveOpeningBatch(
   const { id, batch } = input;
   await requireProduct(q, ctx, id);
   const branch = await resolveBranch(q, ctx, batch.branchId);
+  const today = await pharmacyToday(q, ctx);
   // Expired stock is never made sellable (decision 0033): the form warns as the date is typed, the server refuses.
-  if (isExpired(batch.expiryDate, businessDate(ctx.now))) {
+  if (isExpired(batch.expiryDate, today)) {
     throw new AppError('BATCH_EXPIRED', {
       values: { batch: batch.batchNumber, expiryDate: batch.expiryDate },
       details: { issues: [{ path: 'expiryDate', message: `This batch expired on ${batch.expiryDate}: expired stock cannot be received as sellable stock.` }] },
     });
   }
-  const result = await applyStockChange(q, ctx, {
+  const result = await applyStockChange(q, { ...ctx, today }, {
     kind: 'opening',
     branchId: branch.id,
     productId: id,
@@ -375,7 +377,7 @@ export async function receiveOpeningBatch(
     reason: batch.reason ?? 'Opening stock',
     reference: null,
   });
-  const received = await findBatch(q, ctx.pharmacyId, result.batches[0]!.batchId, businessDate(ctx.now));
+  const received = await findBatch(q, ctx.pharmacyId, result.batches[0]!.batchId, today);
   return { batch: received!, quantity: result.quantity, reservedQuantity: result.reservedQuantity };
 }
 
@@ -388,7 +390,8 @@ export async function productMovements(
   const { id, query } = input;
   await requireProduct(q, ctx, id);
   const branchIds = query.branchId ? [(await resolveBranch(q, ctx, query.branchId)).id] : ctx.visibleBranchIds;
-  const { items, total } = await listMovements(q, ctx.pharmacyId, id, { ...query, branchIds });
+  const timeZone = query.from || query.to ? await pharmacyTimeZone(q, ctx.pharmacyId) : 'UTC';
+  const { items, total } = await listMovements(q, ctx.pharmacyId, id, { ...query, branchIds, timeZone });
   return { items, total, limit: query.limit, offset: query.offset };
 }
 

@@ -27,14 +27,14 @@ import {
   type ReceivePurchase,
   type SavePurchase,
 } from '@pharmapoint/domain/purchases';
-import { businessDate, isExpired } from '@pharmapoint/domain/stock';
+import { isExpired } from '@pharmapoint/domain/stock';
 import { formatMessage } from '@pharmapoint/domain/errors';
 import type { Queryable } from '../../db/database.ts';
 import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import { applyPurchasePrices } from '../products/products.service.ts';
-import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts';
+import { loadSettings, pharmacyToday } from '../settings/settings.service.ts';
 import { applyStockChange, lockStockRows, resolveBranch, type StockChange } from '../stock/stock.service.ts';
 import { applySupplierCredit, lockSupplierAccounts, syncSupplierAccounts } from '../supplier-payments/supplier-payments.service.ts';
 import * as repo from './purchases.repository.ts';
@@ -50,7 +50,7 @@ import type { ItemValues, PurchaseHead } from './purchases.repository.ts';
 const PURCHASE_REF = 'purchase';
 
 async function today(q: Queryable, ctx: RequestContext): Promise<string> {
-  return businessDate(ctx.now, await pharmacyTimeZone(q, ctx.pharmacyId));
+  return pharmacyToday(q, ctx);
 }
 
 /** The settings' default minimum margin and tax rate (basis points), else 22 % and 16 % (seed 002 section 3). */
@@ -172,8 +172,9 @@ async function applyMoves(q: Queryable, ctx: RequestContext, moves: readonly Lin
   );
   // Decreases first: an edit moving pieces between batches of the same product never needs them twice.
   const ordered = [...moves].sort((a, b) => Number('delta' in a.change && a.change.delta > 0) - Number('delta' in b.change && b.change.delta > 0));
+  const ledgerCtx = { ...ctx, today: await today(q, ctx) };
   for (const move of ordered) {
-    const result = await applyStockChange(q, ctx, move.change);
+    const result = await applyStockChange(q, ledgerCtx, move.change);
     if (move.lineKey && result.batches[0]) batches.set(move.lineKey, result.batches[0].batchId);
   }
   return batches;
@@ -422,6 +423,7 @@ async function deleteOne(q: Queryable, ctx: RequestContext, id: string): Promise
   const inStock = items.filter((i) => i.productId && i.receivedQuantity - i.returnedQuantity > 0);
   await lockStockRows(q, ctx, inStock.map((i) => ({ branchId: head.branchId, productId: i.productId! })));
   const reason = `Purchase deleted: ${head.purchaseNumber}`;
+  const ledgerCtx = { ...ctx, today: await today(q, ctx) };
   for (const item of inStock) {
     let left = item.receivedQuantity - item.returnedQuantity;
     const tryTake = async (batch: StockChange['batch'] | undefined, wanted: number): Promise<number> => {
@@ -435,14 +437,14 @@ async function deleteOne(q: Queryable, ctx: RequestContext, id: string): Promise
         reference: { type: PURCHASE_REF, id },
       });
       try {
-        await applyStockChange(q, ctx, change(wanted));
+        await applyStockChange(q, ledgerCtx, change(wanted));
         return wanted;
       } catch (error) {
         // The ledger refuses having written nothing: take what is there instead (never below zero).
         if (!(error instanceof AppError) || (error.code !== 'INSUFFICIENT_STOCK' && error.code !== 'NOT_FOUND')) throw error;
         const available = Number((error.details as { available?: number } | undefined)?.available ?? 0);
         if (available <= 0) return 0;
-        await applyStockChange(q, ctx, change(Math.min(available, wanted)));
+        await applyStockChange(q, ledgerCtx, change(Math.min(available, wanted)));
         return Math.min(available, wanted);
       }
     };

@@ -18,7 +18,7 @@ import type { Queryable } from '../../db/database.ts';
 import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
-import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts';
+import { loadSettings, pharmacyTimeZone, pharmacyToday } from '../settings/settings.service.ts';
 import { applyStockChanges, type StockChange } from '../stock/stock.service.ts';
 import {
   findReturnableLines,
@@ -140,7 +140,7 @@ export async function createSaleReturn(q: Queryable, ctx: RequestContext, saleId
   const { creditCents, paidOutCents } = splitRefund(refundCents, sale.balance_due_cents);
   const refundMethod = paidOutCents > 0 ? await refundMethodOf(q, ctx, input.refundMethod) : null;
 
-  await applyStockChanges(q, ctx, changes);
+  await applyStockChanges(q, { ...ctx, today: await pharmacyToday(q, ctx) }, changes);
   await insertSaleReturn(q, ctx.pharmacyId, {
     id: input.id,
     returnNumber,
@@ -194,7 +194,7 @@ export async function voidSale(q: Queryable, ctx: RequestContext, saleId: string
       items.push({ line: line.line, batchId: b.batch_id, quantity: b.quantity, condition: 'restock', refundCents: k === 0 ? line.total_cents : 0 });
     });
   }
-  await applyStockChanges(q, ctx, changes);
+  await applyStockChanges(q, { ...ctx, today }, changes);
   await insertSaleReturn(q, ctx.pharmacyId, {
     id: input.id,
     returnNumber,

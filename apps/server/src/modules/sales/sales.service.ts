@@ -200,7 +200,7 @@ export async function completeSale(q: Queryable, ctx: RequestContext, input: Com
   );
   let taken: StockChangeResult[];
   try {
-    taken = await applyStockChanges(q, ctx, plan.changes, locked);
+    taken = await applyStockChanges(q, { ...ctx, today }, plan.changes, locked);
   } catch (error) {
     // Stock the counter showed but the batches cannot give (expired batches are never sold).
     if (error instanceof AppError && error.code === 'INSUFFICIENT_STOCK') throw new AppError('SALE_STOCK_EXCEEDED', { details: { items: [error.details] } });

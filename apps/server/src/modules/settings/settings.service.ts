@@ -12,6 +12,7 @@ import {
   type SettingsSave,
   type SettingsSectionId,
 } from '@pharmapoint/domain/settings';
+import { businessDate } from '@pharmapoint/domain/stock';
 import type { Queryable } from '../../db/database.ts';
 import { holds, type RequestContext } from '../../platform/access.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -176,4 +177,12 @@ export function settingsTimeZone(settings: Pick<Settings, 'timezone'>): string {
 /** One pharmacy's time zone (see pharmacyTimeZones). */
 export async function pharmacyTimeZone(q: Queryable, pharmacyId: string): Promise<string> {
   return (await pharmacyTimeZones(q, [pharmacyId])).get(pharmacyId) ?? FALLBACK_TIME_ZONE;
+}
+
+/**
+ * The pharmacy's business date at the request's clock: businessDate in its own time zone (one read of the settings'
+ * zone). A use case that has read the settings already uses businessDate(ctx.now, settingsTimeZone(settings)).
+ */
+export async function pharmacyToday(q: Queryable, ctx: Pick<RequestContext, 'pharmacyId' | 'now'>): Promise<string> {
+  return businessDate(ctx.now, await pharmacyTimeZone(q, ctx.pharmacyId));
 }

@@ -9,8 +9,10 @@ export interface AdjustmentFilter {
   branchIds: readonly string[] | null;
   productId?: string;
   reasonType?: AdjustmentReasonType;
+  /** Business dates (YYYY-MM-DD): days in `timeZone`, the pharmacy's. */
   from?: string;
   to?: string;
+  timeZone?: string;
 }
 
 interface AdjustmentRow {
@@ -104,9 +106,9 @@ function adjustmentWhere(pharmacyId: string, filter: AdjustmentFilter): { where:
     where: `a.pharmacy_id = $1 AND ($2::uuid[] IS NULL OR a.id = ANY($2::uuid[])) AND ($3::uuid[] IS NULL OR a.branch_id = ANY($3::uuid[]))
       AND ($4::uuid IS NULL OR EXISTS (SELECT 1 FROM stock_adjustment_items i WHERE i.pharmacy_id = a.pharmacy_id AND i.adjustment_id = a.id AND i.product_id = $4::uuid))
       AND ($5::text IS NULL OR EXISTS (SELECT 1 FROM stock_adjustment_items i WHERE i.pharmacy_id = a.pharmacy_id AND i.adjustment_id = a.id AND i.reason_type = $5::text))
-      AND ($6::date IS NULL OR (a.created_at AT TIME ZONE 'Africa/Nairobi')::date >= $6::date)
-      AND ($7::date IS NULL OR (a.created_at AT TIME ZONE 'Africa/Nairobi')::date <= $7::date)`,
-    params: [pharmacyId, filter.ids ?? null, filter.branchIds, filter.productId ?? null, filter.reasonType ?? null, filter.from ?? null, filter.to ?? null],
+      AND ($6::date IS NULL OR (a.created_at AT TIME ZONE $8::text)::date >= $6::date)
+      AND ($7::date IS NULL OR (a.created_at AT TIME ZONE $8::text)::date <= $7::date)`,
+    params: [pharmacyId, filter.ids ?? null, filter.branchIds, filter.productId ?? null, filter.reasonType ?? null, filter.from ?? null, filter.to ?? null, filter.timeZone ?? 'UTC'],
   };
 }
 
@@ -120,7 +122,7 @@ export async function findAdjustments(q: Queryable, pharmacyId: string, filter: 
        LEFT JOIN users u ON u.id = a.user_id
       WHERE ${where}
       ORDER BY a.created_at DESC, a.id
-      LIMIT $8 OFFSET $9`,
+      LIMIT $9 OFFSET $10`,
     [...params, page.limit, page.offset],
   );
   if (heads.length === 0) return [];

@@ -13,6 +13,7 @@ import { together, type Queryable } from '../../db/database.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
+import { pharmacyTimeZone } from '../settings/settings.service.ts';
 import * as repo from './adjustments.repository.ts';
 import { applyStockChanges, lockStock, tryLockStock, type BatchTarget } from './ledger.service.ts';
 import { checkBranch, resolveBranch } from './stock.service.ts';
@@ -31,11 +32,13 @@ export async function createAdjustment(q: Queryable, ctx: RequestContext, input:
   const fallback = requested ? null : await resolveBranch(q, ctx, null);
   const stockKeys = (branchId: string) => input.items.map((item) => ({ branchId, productId: item.productId, create: item.delta > 0 }));
   // With them, the lock of the lines' stock rows and their batches, which need no answer of that statement: sent
-  // together, one round trip (decision 0086). The lock writes nothing (tryLockStock): a refusal below rolls it back,
-  // and when a row is missing nothing is locked and the rows are created and locked once the input is checked.
-  const [refs, tried] = await together(
+  // together, one round trip (decision 0086), with the pharmacy's time zone (its business date decides what has
+  // expired). The lock writes nothing (tryLockStock): a refusal below rolls it back, and when a row is missing
+  // nothing is locked and the rows are created and locked once the input is checked.
+  const [refs, tried, timeZone] = await together(
     repo.findAdjustmentRefs(q, ctx.pharmacyId, requested ?? fallback!.id, productIds, ctx.userId),
     tryLockStock(q, ctx.pharmacyId, stockKeys(requested ?? fallback!.id)),
+    pharmacyTimeZone(q, ctx.pharmacyId),
   );
   const { id: branchId, name: branchName } = requested ? checkBranch(ctx, requested, refs.branch) : fallback!;
   const known = refs.products;
@@ -44,7 +47,7 @@ export async function createAdjustment(q: Queryable, ctx: RequestContext, input:
   // Expired stock is never made sellable (decision 0033): a line that adds pieces to a batch it names by number and
   // expiry is refused when that date has passed, as receiving such a batch is (BATCH_EXPIRED). Write-offs of expired
   // batches (negative lines) and lines naming an existing batch by id are not new stock of an expired batch.
-  const today = businessDate(ctx.now);
+  const today = businessDate(ctx.now, timeZone);
   input.items.forEach((item, index) => {
     if (item.delta > 0 && !item.batchId && item.batchNumber && item.expiryDate && isExpired(item.expiryDate, today)) {
       throw new AppError('BATCH_EXPIRED', {
@@ -63,7 +66,7 @@ export async function createAdjustment(q: Queryable, ctx: RequestContext, input:
   const locked = tried ?? (await lockStock(q, ctx.pharmacyId, stockKeys(branchId)));
   const results = await applyStockChanges(
     q,
-    { pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now },
+    { pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now, today },
     input.items.map((item, index) => {
       const batch = batches[index];
       return {
@@ -138,6 +141,7 @@ export async function listAdjustments(q: Queryable, ctx: RequestContext, query: 
     reasonType: query.reasonType,
     from: query.from,
     to: query.to,
+    timeZone: query.from || query.to ? await pharmacyTimeZone(q, ctx.pharmacyId) : undefined,
   };
   const items = await repo.findAdjustments(q, ctx.pharmacyId, filter, query);
   const total = await repo.countAdjustments(q, ctx.pharmacyId, filter);

@@ -6,7 +6,7 @@ import type { Queryable } from '../../db/database.ts';
  * the purchase return, the transfer's other branch. Balances are sums of the ledger's deltas (reservations carry
  * delta 0), so they hold whatever order transactions stamped their instants in.
  *
- * The range is Africa/Nairobi business days: [from 00:00, the day after `to` 00:00) in that zone.
+ * The range is business days in the pharmacy's time zone (scope.timeZone): [from 00:00, the day after `to` 00:00) there.
  */
 
 export interface DdaScope {
@@ -17,10 +17,13 @@ export interface DdaScope {
   from: string;
   /** The first day after the range. */
   until: string;
+  /** The pharmacy's time zone: the days of the range are its business days. */
+  timeZone: string;
 }
 
-const RANGE_START = `(($4::date)::timestamp AT TIME ZONE 'Africa/Nairobi')`;
-const RANGE_END = `(($5::date)::timestamp AT TIME ZONE 'Africa/Nairobi')`;
+/** The range's ends as instants: the dates $4 and $5 at 00:00 in the pharmacy's zone ($8). */
+const RANGE_START = `(($4::date)::timestamp AT TIME ZONE $8::text)`;
+const RANGE_END = `(($5::date)::timestamp AT TIME ZONE $8::text)`;
 
 export interface DdaRegisterRow {
   branch_id: string;
@@ -64,7 +67,7 @@ export async function findDdaRegisters(q: Queryable, scope: DdaScope, page: { li
       WHERE sums.opening <> 0 OR sums.lines > 0
       ORDER BY pairs.product_name, pairs.product_id, pairs.is_default DESC, pairs.branch_name, pairs.branch_id
       LIMIT $6 OFFSET $7`,
-    [scope.pharmacyId, scope.branchIds, scope.productId, scope.from, scope.until, page.limit, page.offset],
+    [scope.pharmacyId, scope.branchIds, scope.productId, scope.from, scope.until, page.limit, page.offset, scope.timeZone],
   );
 }
 
@@ -82,7 +85,7 @@ export interface DdaBatchRow {
 /** The batches of these registers that held stock before the range or moved in it: balance before it, pieces in and out. */
 export async function findDdaBatches(q: Queryable, scope: DdaScope, registers: readonly { branchId: string; productId: string }[]): Promise<DdaBatchRow[]> {
   if (registers.length === 0) return [];
-  const start = `(($4::date)::timestamp AT TIME ZONE 'Africa/Nairobi')`;
+  const start = `(($4::date)::timestamp AT TIME ZONE $6::text)`;
   return q.query<DdaBatchRow>(
     `WITH pairs AS (SELECT * FROM unnest($2::uuid[], $3::uuid[]) AS t (branch_id, product_id)),
      sums AS (
@@ -92,13 +95,13 @@ export async function findDdaBatches(q: Queryable, scope: DdaScope, registers: r
               COALESCE(-sum(m.delta) FILTER (WHERE m.at >= ${start} AND m.delta < 0), 0)::bigint AS issued
          FROM stock_movements m
          JOIN pairs ON pairs.branch_id = m.branch_id AND pairs.product_id = m.product_id
-        WHERE m.pharmacy_id = $1 AND m.batch_id IS NOT NULL AND m.at < (($5::date)::timestamp AT TIME ZONE 'Africa/Nairobi')
+        WHERE m.pharmacy_id = $1 AND m.batch_id IS NOT NULL AND m.at < (($5::date)::timestamp AT TIME ZONE $6::text)
         GROUP BY m.branch_id, m.product_id, m.batch_id)
      SELECT sums.*, b.batch_number, b.expiry_date
        FROM sums JOIN batches b ON b.pharmacy_id = $1 AND b.id = sums.batch_id
       WHERE sums.opening <> 0 OR sums.received <> 0 OR sums.issued <> 0
       ORDER BY b.expiry_date NULLS LAST, b.batch_number NULLS LAST, sums.batch_id`,
-    [scope.pharmacyId, registers.map((r) => r.branchId), registers.map((r) => r.productId), scope.from, scope.until],
+    [scope.pharmacyId, registers.map((r) => r.branchId), registers.map((r) => r.productId), scope.from, scope.until, scope.timeZone],
   );
 }
 
@@ -147,9 +150,9 @@ export async function findDdaLines(
          FROM stock_movements m
          JOIN pairs ON pairs.branch_id = m.branch_id AND pairs.product_id = m.product_id
         WHERE m.pharmacy_id = $1 AND m.delta <> 0
-          AND m.at >= (($4::date)::timestamp AT TIME ZONE 'Africa/Nairobi') AND m.at < (($5::date)::timestamp AT TIME ZONE 'Africa/Nairobi'))
+          AND m.at >= (($4::date)::timestamp AT TIME ZONE $7::text) AND m.at < (($5::date)::timestamp AT TIME ZONE $7::text))
      SELECT m.id, m.sequence, m.branch_id, m.product_id, m.batch_id, b.batch_number, b.expiry_date, m.kind, m.delta, m.reason, m.at,
-            to_char(m.at AT TIME ZONE 'Africa/Nairobi', 'YYYY-MM-DD') AS business_date,
+            to_char(m.at AT TIME ZONE $7::text, 'YYYY-MM-DD') AS business_date,
             COALESCE(u.name, s.cashier_name) AS user_name,
             sup.name AS supplier_name,
             COALESCE(pu.reference, pu.purchase_number) AS supplier_invoice,
@@ -178,7 +181,7 @@ export async function findDdaLines(
        LEFT JOIN branches tb ON tb.pharmacy_id = st.pharmacy_id AND tb.id = st.to_branch_id
       WHERE m.n <= $6
       ORDER BY m.branch_id, m.product_id, m.sequence`,
-    [scope.pharmacyId, registers.map((r) => r.branchId), registers.map((r) => r.productId), scope.from, scope.until, perRegister],
+    [scope.pharmacyId, registers.map((r) => r.branchId), registers.map((r) => r.productId), scope.from, scope.until, perRegister, scope.timeZone],
   );
 }
 

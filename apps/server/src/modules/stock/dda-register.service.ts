@@ -11,6 +11,7 @@ import {
 import { together, type Queryable } from '../../db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { RequestContext } from '../../platform/context.ts';
+import { pharmacyTimeZone } from '../settings/settings.service.ts';
 import * as repo from './dda-register.repository.ts';
 import { resolveBranch } from './stock.service.ts';
 
@@ -44,7 +45,8 @@ function dispensingOf(r: repo.DdaLineRow): DdaDispensing | null {
 export async function ddaRegister(q: Queryable, ctx: RequestContext, query: DdaRegisterQuery): Promise<DdaRegisterResponse> {
   const branchIds = query.branchId ? [(await resolveBranch(q, ctx, query.branchId)).id] : ctx.visibleBranchIds;
   if (query.productId && !(await repo.productExists(q, ctx.pharmacyId, query.productId))) throw new AppError('NOT_FOUND', { details: { productId: query.productId } });
-  const scope: repo.DdaScope = { pharmacyId: ctx.pharmacyId, branchIds, productId: query.productId ?? null, from: query.from, until: dayAfter(query.to) };
+  const timeZone = await pharmacyTimeZone(q, ctx.pharmacyId);
+  const scope: repo.DdaScope = { pharmacyId: ctx.pharmacyId, branchIds, productId: query.productId ?? null, from: query.from, until: dayAfter(query.to), timeZone };
   const [pharmacyName, rows] = await together(
     repo.findPharmacyName(q, ctx.pharmacyId),
     repo.findDdaRegisters(q, scope, { limit: query.pageSize, offset: (query.page - 1) * query.pageSize }),

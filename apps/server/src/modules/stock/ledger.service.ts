@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { StockEvent } from '@pharmapoint/domain/events';
 import {
   allocateFefo,
-  businessDate,
   compareFefo,
   isExpired,
   SELLABLE_ONLY_KINDS,
@@ -43,8 +42,8 @@ export interface LedgerContext {
   pharmacyId: string;
   userId: string | null;
   now?: Date;
-  /** The business date deciding what is expired; default today in Africa/Nairobi. */
-  today?: string;
+  /** The pharmacy's business date (businessDate(now, its time zone)): it decides what is expired. */
+  today: string;
 }
 
 export type BatchSource = 'opening' | 'purchase' | 'transfer' | 'adjustment' | 'import' | 'return';
@@ -353,7 +352,7 @@ export async function applyStockChanges(
 
 async function applyChanges(q: Queryable, ctx: LedgerContext, changes: readonly StockChange[], held: LockedStock | undefined): Promise<StockChangeResult[]> {
   const now = ctx.now ?? new Date();
-  const today = ctx.today ?? businessDate(now);
+  const { today } = ctx;
   const { pharmacyId } = ctx;
   for (const change of changes) {
     const isReservation = change.kind === 'reserve' || change.kind === 'release';
@@ -519,7 +518,7 @@ async function applyChanges(q: Queryable, ctx: LedgerContext, changes: readonly 
  * number, expiry and cost, with one kind, reason and reference; every branch row must exist and hold no stock.
  * Anything else is a programming error (throws; the caller's transaction rolls back).
  */
-export async function applyOpeningStock(q: Queryable, ctx: LedgerContext, changes: readonly StockChange[]): Promise<void> {
+export async function applyOpeningStock(q: Queryable, ctx: Omit<LedgerContext, 'today'>, changes: readonly StockChange[]): Promise<void> {
   if (changes.length === 0) return;
   const now = ctx.now ?? new Date();
   const first = changes[0]!;

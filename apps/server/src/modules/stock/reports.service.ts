@@ -24,16 +24,16 @@ async function reportBranches(q: Queryable, ctx: RequestContext, branchId: strin
  * expiry alert days (30 by default): the expiry alerts across branches.
  */
 export async function branchSummary(q: Queryable, ctx: RequestContext): Promise<BranchSummaryResponse> {
-  const today = businessDate(ctx.now);
-  const { expiryAlertDays } = await stockSettings(q, ctx);
+  const { expiryAlertDays, timeZone } = await stockSettings(q, ctx);
+  const today = businessDate(ctx.now, timeZone);
   const branches = await repo.findBranchSummaries(q, ctx.pharmacyId, today, expiryAlertDays, ctx.visibleBranchIds);
   return { today, expiryAlertDays, branches };
 }
 
 /** GET /api/stock/expiring: sorted by expiry date (then product, branch), paged, with totals over every row. */
 export async function expiringBatches(q: Queryable, ctx: RequestContext, query: ExpiringQuery): Promise<ExpiringResponse> {
-  const today = businessDate(ctx.now);
-  const { expiryAlertDays } = await stockSettings(q, ctx);
+  const { expiryAlertDays, timeZone } = await stockSettings(q, ctx);
+  const today = businessDate(ctx.now, timeZone);
   const window: repo.ExpiringWindow = { today, days: query.days ?? expiryAlertDays, branchIds: await reportBranches(q, ctx, query.branchId) };
   const { total, totals } = await repo.findExpiringTotals(q, ctx.pharmacyId, window);
   const items = await repo.findExpiringBatches(q, ctx.pharmacyId, window, { limit: query.pageSize, offset: (query.page - 1) * query.pageSize });

@@ -3,6 +3,7 @@ import { EXPIRY_ALERT_DAYS } from '@pharmapoint/domain/stock';
 import type { Queryable } from '../../db/database.ts';
 import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
+import { settingsTimeZone } from '../settings/settings.service.ts';
 import * as ledger from './ledger.service.ts';
 import { findBranch, findFallbackBranchId, findSettingsDocument, type BranchRef } from './stock.repository.ts';
 
@@ -14,11 +15,15 @@ import { findBranch, findFallbackBranchId, findSettingsDocument, type BranchRef 
  */
 export type { BatchSource, BatchTake, BatchTarget, LockedStock, StockChange, StockChangeResult } from './ledger.service.ts';
 
-type LedgerCaller = Pick<RequestContext, 'pharmacyId' | 'userId' | 'now'>;
+type OpeningCaller = Pick<RequestContext, 'pharmacyId' | 'userId' | 'now'>;
+/** Who and when, and the pharmacy's business date at `now` (businessDate in its time zone): it decides what has expired. */
+type LedgerCaller = OpeningCaller & { today: string };
+
+const ledgerContext = (ctx: LedgerCaller) => ({ pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now, today: ctx.today });
 
 /** Applies one stock change through the ordered ledger (FEFO for decreases), with its live event on commit. */
 export function applyStockChange(q: Queryable, ctx: LedgerCaller, change: ledger.StockChange): Promise<ledger.StockChangeResult> {
-  return ledger.applyStockChange(q, { pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now }, change);
+  return ledger.applyStockChange(q, ledgerContext(ctx), change);
 }
 
 /**
@@ -32,7 +37,7 @@ export function applyStockChanges(
   changes: readonly ledger.StockChange[],
   locked?: ledger.LockedStock,
 ): Promise<ledger.StockChangeResult[]> {
-  return ledger.applyStockChanges(q, { pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now }, changes, { locked });
+  return ledger.applyStockChanges(q, ledgerContext(ctx), changes, { locked });
 }
 
 /**
@@ -40,7 +45,7 @@ export function applyStockChanges(
  * rows, branch quantities and live events as applyStockChanges, in four statements. The branch rows must exist and
  * hold no stock yet.
  */
-export function applyOpeningStock(q: Queryable, ctx: LedgerCaller, changes: readonly ledger.StockChange[]): Promise<void> {
+export function applyOpeningStock(q: Queryable, ctx: OpeningCaller, changes: readonly ledger.StockChange[]): Promise<void> {
   return ledger.applyOpeningStock(q, { pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now }, changes);
 }
 
@@ -109,9 +114,11 @@ export interface StockSettings {
   defaultMinMarginPercent: number;
   expiryAlertDays: number;
   categories: string[];
+  /** The pharmacy's time zone (a usable IANA name): its business date is businessDate(now, timeZone). */
+  timeZone: string;
 }
 
-/** The settings the stock screens use: default minimum margin (percent), expiry alert days and categories. */
+/** The settings the stock screens use: default minimum margin (percent), expiry alert days, categories and time zone. */
 export async function stockSettings(q: Queryable, ctx: Pick<RequestContext, 'pharmacyId'>): Promise<StockSettings> {
   return stockSettingsOf(await findSettingsDocument(q, ctx.pharmacyId));
 }
@@ -125,5 +132,6 @@ export function stockSettingsOf(doc: Record<string, unknown>): StockSettings {
     defaultMinMarginPercent: margin > 0 && margin < 100 ? margin : DEFAULT_MIN_MARGIN_PERCENT,
     expiryAlertDays: Number.isInteger(alert) && alert >= 0 ? alert : EXPIRY_ALERT_DAYS,
     categories,
+    timeZone: settingsTimeZone({ timezone: typeof doc.timezone === 'string' ? doc.timezone : '' }),
   };
 }

@@ -1,6 +1,5 @@
 import {
   allocateFefo,
-  businessDate,
   isSameBranchTransfer,
   nextTransferStatus,
   type CreateTransferInput,
@@ -15,6 +14,7 @@ import type { Queryable } from '../../db/database.ts';
 import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
+import { pharmacyToday } from '../settings/settings.service.ts';
 import { applyStockChange, lockStockRows } from './ledger.service.ts';
 import { resolveBranch } from './stock.service.ts';
 import { findActiveBranch, findProducts } from './stock.repository.ts';
@@ -30,7 +30,8 @@ import * as repo from './transfers.repository.ts';
 
 const PAST: Record<TransferAction, string> = { approve: 'approved', dispatch: 'dispatched', receive: 'received', cancel: 'cancelled' };
 
-const ledgerOf = (ctx: RequestContext) => ({ pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now });
+/** The ledger's caller: who, when, and the pharmacy's business date then (what has expired). */
+const ledgerOf = async (q: Queryable, ctx: RequestContext) => ({ pharmacyId: ctx.pharmacyId, userId: ctx.userId, now: ctx.now, today: await pharmacyToday(q, ctx) });
 
 /** A transfer the user may see (either end visible), optionally locked for a state change; 404 otherwise. */
 async function loadTransfer(q: Queryable, ctx: RequestContext, id: string, lock = false): Promise<Transfer> {
@@ -61,7 +62,7 @@ export async function createTransfer(q: Queryable, ctx: RequestContext, input: C
   const missing = productIds.find((id) => !products.some((p) => p.id === id));
   if (missing) throw new AppError('NOT_FOUND', { details: { productId: missing } });
   // Early answer for the user: the source must hold the sellable (unexpired) stock asked for now. Dispatch checks again.
-  const today = businessDate(ctx.now);
+  const today = await pharmacyToday(q, ctx);
   const batches = await repo.findBranchBatches(q, ctx.pharmacyId, from.id, productIds);
   const wanted = new Map<string, number>();
   for (const item of input.items) {
@@ -105,8 +106,9 @@ export async function dispatchTransfer(q: Queryable, ctx: RequestContext, id: st
   const next = nextStatusOrThrow(transfer, 'dispatch');
   await resolveBranch(q, ctx, transfer.fromBranchId);
   await lockStockRows(q, ctx.pharmacyId, transfer.items.map((i) => ({ branchId: transfer.fromBranchId, productId: i.productId })));
+  const ledgerCtx = await ledgerOf(q, ctx);
   for (const item of transfer.items) {
-    const result = await applyStockChange(q, ledgerOf(ctx), {
+    const result = await applyStockChange(q, ledgerCtx, {
       kind: 'transfer_out',
       branchId: transfer.fromBranchId,
       productId: item.productId,
@@ -150,9 +152,10 @@ export async function receiveTransfer(q: Queryable, ctx: RequestContext, id: str
   }
   const arriving = transfer.items.filter((i) => (receipts.get(i.id) ?? 0) > 0);
   await lockStockRows(q, ctx.pharmacyId, arriving.map((i) => ({ branchId: transfer.toBranchId, productId: i.productId, create: true })));
+  const ledgerCtx = await ledgerOf(q, ctx);
   for (const item of arriving) {
     const quantity = receipts.get(item.id)!;
-    await applyStockChange(q, ledgerOf(ctx), {
+    await applyStockChange(q, ledgerCtx, {
       kind: 'transfer_in',
       branchId: transfer.toBranchId,
       productId: item.productId,
@@ -179,9 +182,10 @@ export async function cancelTransfer(q: Queryable, ctx: RequestContext, id: stri
   if (transfer.status === 'dispatched' || transfer.status === 'partially_received') {
     const returning = transfer.items.filter((i) => i.quantityDispatched - i.quantityReceived - i.quantityReturned > 0);
     await lockStockRows(q, ctx.pharmacyId, returning.map((i) => ({ branchId: transfer.fromBranchId, productId: i.productId, create: true })));
+    const ledgerCtx = await ledgerOf(q, ctx);
     for (const item of returning) {
       const back = item.quantityDispatched - item.quantityReceived - item.quantityReturned;
-      await applyStockChange(q, ledgerOf(ctx), {
+      await applyStockChange(q, ledgerCtx, {
         kind: 'transfer_in',
         branchId: transfer.fromBranchId,
         productId: item.productId,

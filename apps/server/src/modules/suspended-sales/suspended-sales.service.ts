@@ -19,7 +19,7 @@ import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
 import { findCustomer } from '../contacts/contacts.service.ts';
 import { priceCart, refuse, saleCheckLines, toDiscount } from '../sales/cart-pricing.service.ts';
-import { loadSettings, settingsTimeZone } from '../settings/settings.service.ts';
+import { loadSettings, pharmacyToday, settingsTimeZone } from '../settings/settings.service.ts';
 import { applyStockChanges, lockStockRows, resolveBranch, sellableStock, type StockChange } from '../stock/stock.service.ts';
 import {
   closeSuspendedSale,
@@ -67,7 +67,7 @@ export async function suspendSale(q: Queryable, ctx: RequestContext, input: Susp
   const lockIds = replaced ? [...new Set([...productIds, ...replaced.reservations.map((r) => r.productId)])] : productIds;
   const locked = await lockStockRows(q, ctx, lockIds.map((productId) => ({ branchId: branch.id, productId })));
   if (replaced) {
-    await applyStockChanges(q, ctx, releaseChanges(replaced, `Released: ${replaced.reservationId}`), locked);
+    await applyStockChanges(q, { ...ctx, today }, releaseChanges(replaced, `Released: ${replaced.reservationId}`), locked);
     await closeSuspendedSale(q, ctx.pharmacyId, replaced.id, { status: 'cancelled', saleId: null, userId: ctx.userId, at: ctx.now });
     await audit(q, ctx, 'suspended_sale.replace', 'suspended_sale', replaced.id, null, { reservationId: replaced.reservationId, by: input.id });
   }
@@ -104,7 +104,7 @@ export async function suspendSale(q: Queryable, ctx: RequestContext, input: Susp
   for (const p of priced) needed.set(p.product.id, (needed.get(p.product.id) ?? 0) + p.line.quantity);
   const results = await applyStockChanges(
     q,
-    ctx,
+    { ...ctx, today },
     [...needed].map(([productId, quantity]) => ({
       kind: 'reserve' as const,
       branchId: branch.id,
@@ -206,7 +206,7 @@ function releaseChanges(sale: SuspendedSale, reason: string): StockChange[] {
 /** POST /api/suspended-sales/:id/cancel: the reserved pieces go back to the same batches; the suspension is closed. */
 export async function cancelSuspendedSale(q: Queryable, ctx: RequestContext, id: string): Promise<CancelSuspendedSaleResponse> {
   const sale = await lockOpen(q, ctx, id);
-  await applyStockChanges(q, ctx, releaseChanges(sale, `Released: ${sale.reservationId}`));
+  await applyStockChanges(q, { ...ctx, today: await pharmacyToday(q, ctx) }, releaseChanges(sale, `Released: ${sale.reservationId}`));
   await closeSuspendedSale(q, ctx.pharmacyId, id, { status: 'cancelled', saleId: null, userId: ctx.userId, at: ctx.now });
   await audit(q, ctx, 'suspended_sale.cancel', 'suspended_sale', id, null, { reservationId: sale.reservationId });
   return { id, reservationId: sale.reservationId, released: sale.reservations.map((r) => ({ productId: r.productId, quantity: r.quantity })) };

@@ -3,7 +3,6 @@ import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ArrowLeft, Banknote, Pencil } from 'lucide-react';
 import type { ContactSummary } from '@pharmapoint/domain/contacts';
-import { businessDate } from '@pharmapoint/domain/stock';
 import { formatKes, type SupplierInvoice, type SupplierPayment } from '@pharmapoint/domain/supplier-payments';
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonClasses } from '@/components/ui/button';
@@ -15,7 +14,7 @@ import { LoadingState } from '@/components/ui/loading-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { StatCard } from '@/components/ui/stat-card';
 import { errorMessage } from '@/lib/api';
-import { formatDate, formatDateTime, formatMoney } from '@/lib/format';
+import { formatDate, formatDateTime, formatMoney, pharmacyToday } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useContactSummary, useDeletePayment } from '../api/contacts';
@@ -236,7 +235,7 @@ function SupplierSections({ data, canPay }: { data: ContactSummary; canPay: bool
         supplier={{ id: data.contact.id, name: data.contact.name }}
         invoices={data.purchases}
         payment={paying === 'new' ? null : paying}
-        today={businessDate()}
+        today={pharmacyToday()}
       />
       <ConfirmDialog
         open={deleting !== null}

@@ -17,6 +17,8 @@ export interface PaymentBarProps {
   onPayments: (rows: PaymentRow[]) => void;
   discount: DiscountDraft | null;
   onDiscount: (draft: DiscountDraft | null) => void;
+  /** Why the discount typed is refused (not applied: the figures are without it), shown at the discount field. */
+  discountError?: string | null;
   mayDiscount: boolean;
   currencySymbol: string;
   disabled: boolean;
@@ -97,7 +99,7 @@ export function PaymentBar(props: PaymentBarProps) {
             <dt className="text-base font-semibold">{t('pay.total')}</dt>
             <dd className="text-right text-lg font-bold tabular-nums" data-testid="pos-total">{money(figures.totalCents)}</dd>
             {props.mayDiscount ? (
-              <div className="col-span-2 mt-1 flex items-center gap-1">
+              <div className="col-span-2 mt-1 flex flex-wrap items-center gap-1">
                 <label htmlFor="pos-discount" className="text-xs text-slate-600">
                   {t('pay.discountLabel')}
                 </label>
@@ -116,9 +118,19 @@ export function PaymentBar(props: PaymentBarProps) {
                   inputMode="decimal"
                   disabled={disabled}
                   value={props.discount?.value ?? ''}
+                  aria-invalid={props.discountError ? true : undefined}
+                  aria-describedby={props.discountError ? 'pos-discount-error' : undefined}
                   onChange={(e) => props.onDiscount(e.target.value === '' ? null : { type: props.discount?.type ?? 'percent', value: e.target.value })}
-                  className="h-8 w-20 rounded-md border border-slate-300 px-2 text-right text-sm tabular-nums"
+                  className={cn(
+                    'h-8 w-20 rounded-md border px-2 text-right text-sm tabular-nums',
+                    props.discountError ? 'border-red-600 focus-visible:outline-red-600' : 'border-slate-300',
+                  )}
                 />
+                {props.discountError ? (
+                  <p id="pos-discount-error" role="alert" className="basis-full text-xs font-medium text-red-700">
+                    {props.discountError}
+                  </p>
+                ) : null}
               </div>
             ) : null}
           </dl>

@@ -5,10 +5,13 @@ import {
   JUST_COMPLETED_MS,
   PAYMENT_ERROR_MS,
   computeCart,
+  discountProblem,
   paymentKind,
   type CartFigures,
   type Discount,
+  type DiscountRules,
   type PaymentInput,
+  type SaleProblem,
 } from '@pharmapoint/domain/sales';
 import { cartInputOf, type TillLine } from '@pharmapoint/domain/till-cart';
 import { newUuid } from '@/lib/idempotency';
@@ -61,7 +64,14 @@ export function takesReference(method: string): boolean {
  * (completing, branch switching, just completed: each disables editing, seed 001 section 4), with the payment
  * bar's error that stays 8 seconds and the sale's id (one per sale, kept across retries so a retry is the same sale).
  */
-export function useTill(options: { defaultMethod: string; today: string; settingsTaxRate: number | undefined; currency: string | undefined }) {
+export function useTill(options: {
+  defaultMethod: string;
+  today: string;
+  settingsTaxRate: number | undefined;
+  currency: string | undefined;
+  /** settings.maxDiscount and the user's rights: a discount they forbid is refused as it is typed, never applied. */
+  discountRules: DiscountRules;
+}) {
   const [lines, setLines] = useState<readonly TillLine[]>([]);
   const [client, setClient] = useState<Contact | null>(null);
   const [discount, setDiscount] = useState<DiscountDraft | null>(null);
@@ -89,10 +99,20 @@ export function useTill(options: { defaultMethod: string; today: string; setting
     [],
   );
 
-  const figures: CartFigures = useMemo(
-    () => computeCart(cartInputOf(lines), discountOf(discount), { settingsTaxRatePercent: options.settingsTaxRate, currency: options.currency }),
-    [lines, discount, options.settingsTaxRate, options.currency],
-  );
+  const { maxDiscount, mayDiscount, mayExceedMaxDiscount } = options.discountRules;
+  /**
+   * The cart with the discount typed (`offered`), what is wrong with that discount (the server's rule,
+   * discountProblem), and the figures shown and sent: a refused discount is not applied, so the total shown is never
+   * one the server would refuse (decision 0091).
+   */
+  const { figures, offered, discountRefusal } = useMemo(() => {
+    const cart = cartInputOf(lines);
+    const rules = { settingsTaxRatePercent: options.settingsTaxRate, currency: options.currency };
+    const withDiscount = computeCart(cart, discountOf(discount), rules);
+    const refusal = discountProblem(withDiscount.subtotalCents, withDiscount.discountCents, { maxDiscount, mayDiscount, mayExceedMaxDiscount });
+    const shown: CartFigures = refusal ? computeCart(cart, null, rules) : withDiscount;
+    return { figures: shown, offered: withDiscount, discountRefusal: refusal as SaleProblem | null };
+  }, [lines, discount, options.settingsTaxRate, options.currency, maxDiscount, mayDiscount, mayExceedMaxDiscount]);
 
   /** Back to an empty till (after a sale, a clear, a branch switch). */
   const reset = useCallback(
@@ -135,6 +155,8 @@ export function useTill(options: { defaultMethod: string; today: string; setting
     saleDate,
     setSaleDate,
     figures,
+    offered,
+    discountRefusal,
     completing,
     setCompleting,
     switchingBranch,

@@ -1,9 +1,11 @@
+import { businessDate } from '@pharmapoint/domain/business-date';
+import { DEFAULT_FORMAT_LOCALE } from '@/lib/format';
 /** Today as YYYY-MM-DD in the pharmacy's time zone (the business day the server checks the sale date against). */
 export function businessToday(timeZone: string | undefined, now: Date = new Date()): string {
   try {
-    return new Intl.DateTimeFormat('en-CA', { timeZone: timeZone || 'Africa/Nairobi', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+    return businessDate(now, timeZone || DEFAULT_FORMAT_LOCALE.timezone);
   } catch {
-    return now.toISOString().slice(0, 10);
+    return businessDate(now, DEFAULT_FORMAT_LOCALE.timezone);
   }
 }
 

@@ -137,7 +137,15 @@ export default function PosPage() {
   const methods = useMemo(() => tillPaymentMethods(settings.paymentMethods), [settings.paymentMethods]);
   const branchId = me?.branch?.id ?? null;
   const catalogue = useBranchCatalogue(branchId);
-  const till = useTill({ defaultMethod: methods[0] ?? 'Cash', today, settingsTaxRate: settings.taxRate, currency: settings.currency });
+  const mayDiscount = subject ? canGiveDiscounts(subject) : false;
+  const mayExceedMaxDiscount = can('pos:admin');
+  const till = useTill({
+    defaultMethod: methods[0] ?? 'Cash',
+    today,
+    settingsTaxRate: settings.taxRate,
+    currency: settings.currency,
+    discountRules: { maxDiscount: settings.maxDiscount, mayDiscount, mayExceedMaxDiscount },
+  });
   const { lines, setLines, client, figures } = till;
   const search = useRef<ProductSearchHandle>(null);
   const [receipt, setReceipt] = useState<Sale | null>(null);
@@ -161,9 +169,7 @@ export default function PosPage() {
   const [resumed, setResumed] = useState<{ sale: SuspendedSale; reserved: ReadonlyMap<string, number> } | null>(null);
   const [handoff] = useState(takeHandoff);
 
-  const mayDiscount = subject ? canGiveDiscounts(subject) : false;
   const mayOverridePrice = can('pos:price_override');
-  const mayExceedMaxDiscount = can('pos:admin');
   const showMarginWarnings = settings.showMarginWarnings || settings.warnOnLowMargins;
 
   const focusSearch = useCallback(() => window.setTimeout(() => search.current?.focus(), 0), []);
@@ -434,7 +440,8 @@ export default function PosPage() {
       lines: checkLines,
       clientId: client?.id ?? null,
       subtotalCents: figures.subtotalCents,
-      discountCents: figures.discountCents,
+      // The discount as typed: one the rules refuse is refused here too, in the checks' order.
+      discountCents: till.offered.discountCents,
       totalCents: figures.totalCents,
       rules: checks.saleCheckRules(settings, { mayDiscount, mayExceedMaxDiscount }),
       formatTotal: checks.settingsMoney(settings),
@@ -452,7 +459,8 @@ export default function PosPage() {
       lines: checkLines,
       clientId: client?.id ?? null,
       subtotalCents: figures.subtotalCents,
-      discountCents: figures.discountCents,
+      // The discount as typed: one the rules refuse is refused here too, in the checks' order.
+      discountCents: till.offered.discountCents,
       totalCents: figures.totalCents,
       rules: checks.saleCheckRules(settings, { mayDiscount, mayExceedMaxDiscount }),
       amountPaidCents: 0,
@@ -687,6 +695,7 @@ export default function PosPage() {
         onPayments={till.setPayments}
         discount={till.discount}
         onDiscount={till.setDiscount}
+        discountError={till.discountRefusal ? saleProblemText(till.discountRefusal) : null}
         mayDiscount={mayDiscount}
         currencySymbol={symbol}
         disabled={till.locked}

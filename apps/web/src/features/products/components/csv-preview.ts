@@ -8,7 +8,7 @@ import {
   type ImportMapping,
   type ImportRowError,
 } from '@pharmapoint/domain/product-import';
-import { businessDate } from '@pharmapoint/domain/stock';
+import { pharmacyToday } from '@/lib/format';
 
 /**
  * Reading a CSV file in the browser for the import preview: papaparse under the domain's rules (readImportCsv, the
@@ -33,7 +33,7 @@ export function mappedValues(table: CsvTable, cells: readonly string[], mapping:
 }
 
 /** The row errors the browser can find before uploading (every row), with the settings' categories and today's business date. */
-export function previewErrors(table: CsvTable, mapping: ImportMapping, categories: readonly string[], today: string = businessDate()): ImportRowError[] {
+export function previewErrors(table: CsvTable, mapping: ImportMapping, categories: readonly string[], today: string = pharmacyToday()): ImportRowError[] {
   const errors: ImportRowError[] = [];
   if (!mapping.name) return [{ row: 1, field: 'name', message: 'Map a column to Name' }];
   for (const record of table.rows) {

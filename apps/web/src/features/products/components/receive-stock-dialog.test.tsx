@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import type { ProductDetailResponse } from '@pharmapoint/domain/products';
-import { businessDate } from '@pharmapoint/domain/stock';
+import { pharmacyToday } from '@/lib/format';
 import { ReceiveStockDialog } from '@/features/products/components/receive-stock-dialog';
 import { setSessionHint } from '@/lib/session-hint';
 import { MAIN_BRANCH, renderScreen, server } from '@/test/render-screen';
@@ -23,7 +23,7 @@ const detail = {
   priceChanges: [],
 } as unknown as ProductDetailResponse;
 
-const day = (offset: number) => new Date(Date.parse(`${businessDate()}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
+const day = (offset: number) => new Date(Date.parse(`${pharmacyToday()}T00:00:00Z`) + offset * 86_400_000).toISOString().slice(0, 10);
 
 describe('the Receive Stock dialog', () => {
   it('warns as soon as an expired date is chosen and sends nothing', async () => {

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { businessDate, isExpired } from '@pharmapoint/domain/stock';
+import { isExpired } from '@pharmapoint/domain/stock';
 import { receiveBatchFormSchema, type ProductDetailResponse, type ReceiveBatchFormValues, type ReceiveBatchInput } from '@pharmapoint/domain/products';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
@@ -10,7 +10,7 @@ import { Field } from '@/components/ui/field';
 import { applyServerErrors } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
-import { formatDate } from '@/lib/format';
+import { formatDate, pharmacyToday } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useReceiveBatch } from '@/features/products/api/products';
@@ -48,7 +48,7 @@ export function ReceiveStockDialog({
   });
   const errors = formState.errors;
   const expiryDate = useWatch({ control, name: 'expiryDate' });
-  const today = businessDate();
+  const today = pharmacyToday();
   const expired = /^\d{4}-\d{2}-\d{2}$/.test(expiryDate) && isExpired(expiryDate, today);
   const [serverError, setServerError] = useState<string | null>(null);
 

@@ -12,7 +12,6 @@ import {
   type DdaRegisterLine,
 } from '@pharmapoint/domain/dda-register';
 import { PRODUCT_PAGE_MAX } from '@pharmapoint/domain/products';
-import { businessDate } from '@pharmapoint/domain/stock';
 import { isCalendarDate } from '@pharmapoint/domain/text';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -32,7 +31,7 @@ import { downloadDdaCsv, downloadDdaPdf, type DdaRegisterHeading, type Translate
 import ddaCatalogue from '@/i18n/en/dda.json';
 import { registerCatalogue } from '@/i18n/register';
 import { errorMessage } from '@/lib/api';
-import { formatDate, formatNumber } from '@/lib/format';
+import { formatDate, formatNumber, pharmacyToday } from '@/lib/format';
 import { useLiveStock } from '@/lib/live-stock/live-stock';
 import { toast } from '@/lib/toast';
 import { pageParam, useUrlFilters } from '@/lib/use-url-filters';
@@ -260,7 +259,7 @@ export default function DdaReportPage() {
   // The drugs to choose from: the controlled products (for whoever may read the catalogue).
   const drugs = useProducts({ dda: 'true', limit: PRODUCT_PAGE_MAX }, { enabled: can('product:read') });
   const { params, update } = useUrlFilters();
-  const defaults = defaultDdaRange(businessDate());
+  const defaults = defaultDdaRange(pharmacyToday());
   const from = params.get('from') || defaults.from;
   const to = params.get('to') || defaults.to;
   const branchId = params.get('branchId') ?? '';
