@@ -10,12 +10,11 @@ import {
 } from '@pharmapoint/domain/expense-report';
 import { isTransportCategory, transportTotalCents, type CreateExpense, type Expense, type ExpenseListQuery, type ExpenseListResponse } from '@pharmapoint/domain/expenses';
 import { resolveReportRange } from '@pharmapoint/domain/report-period';
-import { businessDate } from '@pharmapoint/domain/stock';
 import type { Queryable } from '../../db/database.ts';
 import { canSeeBranch, type RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
 import { audit } from '../audit/audit.service.ts';
-import { loadSettings, pharmacyTimeZone } from '../settings/settings.service.ts';
+import { loadSettings, pharmacyToday } from '../settings/settings.service.ts';
 import { resolveBranch } from '../stock/stock.service.ts';
 import {
   findExpense,
@@ -36,14 +35,6 @@ import {
  * categories, amount above 0, destination and reason for transport and travel, the Kenyan phone) are the domain's
  * `createExpenseSchema`, checked before this runs.
  */
-/**
- * The pharmacy's business date today: the one place the expenses and the back-office reports read it from (the
- * settings' time zone, Africa/Nairobi by default).
- */
-export async function pharmacyToday(q: Queryable, ctx: Pick<RequestContext, 'pharmacyId' | 'now'>): Promise<string> {
-  return businessDate(ctx.now, await pharmacyTimeZone(q, ctx.pharmacyId));
-}
-
 export async function recordTillExpense(q: Queryable, ctx: RequestContext, input: CreateExpense): Promise<Expense> {
   const branch = await resolveBranch(q, ctx, input.branchId);
   const today = await pharmacyToday(q, ctx);

@@ -16,8 +16,7 @@ import { resolveReportRange } from '@pharmapoint/domain/report-period';
 import { addDays } from '@pharmapoint/domain/sales-history';
 import type { Queryable } from '../../db/database.ts';
 import type { RequestContext } from '../../platform/context.ts';
-import { pharmacyToday } from '../expenses/expenses.service.ts';
-import { loadSettings, settingsTimeZone } from '../settings/settings.service.ts';
+import { loadSettings, pharmacyToday, settingsTimeZone } from '../settings/settings.service.ts';
 import { resolveBranch } from '../stock/stock.service.ts';
 import * as repo from './inventory-reports.repository.ts';
 
