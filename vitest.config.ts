@@ -83,7 +83,10 @@ export default defineConfig({
         },
       },
       { test: { name: 'server-isolated', include: SERVER_ISOLATED, ...server } },
-      { test: { name: 'web', include: ['apps/web/src/**/*.test.ts'], isolate: false } },
+      {
+        resolve: { alias: { '@': new URL('./apps/web/src', import.meta.url).pathname } },
+        test: { name: 'web', include: ['apps/web/src/**/*.test.ts'], isolate: false },
+      },
       {
         resolve: { alias: { '@': new URL('./apps/web/src', import.meta.url).pathname } },
         test: {

@@ -47,7 +47,16 @@ const WRITE_BODIES: Record<string, unknown> = {
   'PUT /api/purchases/:id': { supplierId: randomUUID(), date: '2026-01-01', status: 'received', items: [{ productId: randomUUID(), quantity: 1, purchasePriceCents: 1, sellingPriceCents: 1 }] },
   'POST /api/purchases/:id/receive': {},
   'DELETE /api/purchases/:id': undefined,
+  'POST /api/refill-reminders/:saleId/:line/complete': {},
+  'POST /api/refill-reminders/:saleId/:line/sms': {},
+  'PUT /api/contacts/:id/reminder-consent': { consent: false, source: 'contact' },
 };
+
+/** Path parameters that are not ids (a sale's line number): filled with a plausible value, never an id of B. */
+const NOT_ID_PARAMS: Record<string, string> = { line: '1' };
+
+/** Reads that need more than the id under test in their query (a register's period). */
+const BASE_QUERY: Record<string, string> = { '/api/reports/dda': 'from=2026-01-01&to=2026-12-31' };
 
 /** Routes with a path parameter that take no tenant id, and why. */
 const NOT_TENANT_PARAMS: Record<string, string> = {
@@ -200,7 +209,7 @@ describe.each(testDatabaseKinds())('tenant isolation on %s', (kind) => {
       const params = pathParams(route.url);
       for (const id of allIdsB) {
         // Every parameter B's, then (with two parameters) one of B's beside A's own of the other.
-        const variants: Record<string, string>[] = [Object.fromEntries(params.map((p) => [p, id]))];
+        const variants: Record<string, string>[] = [Object.fromEntries(params.map((p) => [p, NOT_ID_PARAMS[p] ?? id]))];
         if (params.includes('branchId') && params.includes('id')) {
           variants.push({ id, branchId: own.branchMain! }, { id: own.product!, branchId: id });
         }
@@ -257,7 +266,8 @@ describe.each(testDatabaseKinds())('tenant isolation on %s', (kind) => {
     for (const route of routes) {
       for (const key of route.queryKeys.filter((k) => k.endsWith('Id'))) {
         for (const id of allIdsB) {
-          const url = `${fillPath(route.url, own.product!)}?${key}=${id}`;
+          const base = BASE_QUERY[route.url];
+          const url = `${fillPath(route.url, own.product!)}?${base ? `${base}&` : ''}${key}=${id}`;
           const res = await Promise.race([
             ownerA.get(url),
             new Promise<TestResponse>((resolve) => setTimeout(() => resolve({ status: -1, body: 'no answer (a stream was opened)', headers: {} }), 5_000)),
@@ -324,6 +334,7 @@ describe.each(testDatabaseKinds())('tenant isolation on %s', (kind) => {
     // Reads that need a query: another pharmacy's (here: no one's) id answers 404 and shows nothing.
     const needsQuery: Record<string, { query: string; status: number }> = {
       '/api/sales/last-prescription': { query: `clientId=${randomUUID()}`, status: 404 },
+      '/api/reports/dda': { query: BASE_QUERY['/api/reports/dda']!, status: 200 },
     };
     for (const route of routes) {
       const extra = needsQuery[route.url];
