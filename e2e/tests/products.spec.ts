@@ -83,7 +83,9 @@ test('the product form shows the checks of the browser and the messages of the s
   expect(posts).toBe(0);
 
   // A SKU of the seeded catalogue: the server refuses it with its message.
-  const taken = (await (await page.request.get('/api/products', { params: { limit: 1 } })).json()).items[0].sku as string;
+  // Products made by other tests may have no SKU: take the first that has one.
+  const listed = (await (await page.request.get('/api/products', { params: { limit: 100 } })).json()).items as { sku: string | null }[];
+  const taken = listed.find((product) => product.sku)!.sku!;
   await page.getByLabel('Product name').fill(unique('Duplicate SKU'));
   await page.getByLabel('SKU', { exact: true }).fill(taken);
   await page.getByLabel('Selling price (KSh), Main Branch').fill('10');
