@@ -1,8 +1,6 @@
-import i18n from 'i18next';
 import refills from '@/i18n/en/refills.json';
+import { registerCatalogue } from '@/i18n/register';
 
-/**
- * The refills catalogue, added by the screens that use it when they load (the refill alerts, the consent switch of
- * the till's refill dialog and the contact page), so the till's first load does not carry it.
- */
-if (!i18n.hasResourceBundle('en', 'refills')) i18n.addResourceBundle('en', 'refills', refills);
+/** The refills catalogue, added by the screens that use it (the refill alerts, the consent switch of the till's refill
+ * dialog and the contact page). */
+registerCatalogue('refills', refills);
