@@ -281,6 +281,14 @@ const productFields = {
   restrictedBranchIds: z.array(z.uuid()).max(500),
 };
 
+/** A batch received as opening stock: the fields POST /api/products/:id/batches and a create's openingStock share. */
+const batchFields = {
+  batchNumber: requiredText('Batch number', 64),
+  expiryDate: z.string({ error: fieldMessage('required', 'Expiry date') }).regex(/^\d{4}-\d{2}-\d{2}$/, 'Expiry date must be a date (YYYY-MM-DD).'),
+  quantity: numberField('Quantity', 1, 10_000_000, { whole: true, unit: ' pieces' }),
+  unitCostCents: centsField('Unit cost'),
+};
+
 /**
  * POST /api/products (product:create; price fields need product:manage_price). Creates the product and its row
  * in every active branch it is not restricted from, with sellingPriceCents / purchasePriceCents as the prices
@@ -306,6 +314,12 @@ export const createProductSchema = z.strictObject({
   purchasePriceCents: centsField('Purchase price').default(0),
   branches: z.array(branchPricesSchema.extend({ branchId: z.uuid() })).max(500).default([]),
   priceChangeReason: optionalText(PRODUCT_LIMITS.reason, 'The reason for the price change'),
+  /**
+   * Opening stock received with the product (needs inventory:update too): one batch in `branchId` (default the
+   * session's branch), written through the stock ledger in the same transaction as the product, by the rules of
+   * POST /api/products/:id/batches (a batch already expired by the pharmacy's business date is refused, nothing written).
+   */
+  openingStock: z.strictObject({ branchId: z.uuid().optional(), ...batchFields }).optional(),
 });
 export type CreateProductInput = z.input<typeof createProductSchema>;
 export type CreateProduct = z.output<typeof createProductSchema>;
@@ -363,13 +377,13 @@ export const productBranchParamsSchema = z.strictObject({ id: z.uuid(), branchId
 export const receiveBatchSchema = z.strictObject({
   /** Default: the session's branch. */
   branchId: z.uuid().optional(),
-  batchNumber: requiredText('Batch number', 64),
-  expiryDate: z.string({ error: fieldMessage('required', 'Expiry date') }).regex(/^\d{4}-\d{2}-\d{2}$/, 'Expiry date must be a date (YYYY-MM-DD).'),
-  quantity: numberField('Quantity', 1, 10_000_000, { whole: true, unit: ' pieces' }),
-  unitCostCents: centsField('Unit cost'),
+  ...batchFields,
   reason: optionalText(200, 'The reason'),
 });
 export type ReceiveBatchInput = z.infer<typeof receiveBatchSchema>;
+
+/** The opening stock of POST /api/products: a batch as POST /api/products/:id/batches takes it, without a reason. */
+export type OpeningStockInput = NonNullable<CreateProduct['openingStock']>;
 
 /** POST /api/products/:id/batches response: the batch, and the branch's sellable and reserved pieces after. */
 export const receiveBatchResponseSchema = z.object({
