@@ -543,6 +543,37 @@ export const productFormBranchSchema = z.object({
 
 export const OFFERED_MESSAGE = 'Offer the product in at least one branch.';
 
+/**
+ * The Opening stock section of Add Product, as typed. All empty is no opening stock (null); once any of batch
+ * number, expiry date or quantity is typed, the batch is read by the rules of POST /api/products/:id/batches.
+ * branchId '' is the session's branch.
+ */
+export const openingStockFormSchema = z
+  .object({ branchId: z.string(), batchNumber: z.string(), expiryDate: z.string(), quantity: z.string(), unitCost: z.string() })
+  .transform((form, ctx) => {
+    if (!form.batchNumber.trim() && !form.expiryDate.trim() && !form.quantity.trim()) return null;
+    const read = z
+      .object({
+        batchNumber: batchFields.batchNumber,
+        expiryDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Choose the expiry date.'),
+        quantity: formPieces('Quantity', 1, false),
+        unitCost: formMoney('Unit cost'),
+      })
+      .safeParse({ ...form, batchNumber: form.batchNumber.trim() });
+    if (!read.success) {
+      for (const issue of read.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+      return z.NEVER;
+    }
+    return {
+      ...(form.branchId ? { branchId: form.branchId } : {}),
+      batchNumber: read.data.batchNumber,
+      expiryDate: read.data.expiryDate,
+      quantity: read.data.quantity!,
+      unitCostCents: read.data.unitCost,
+    };
+  });
+export type OpeningStockFormValues = z.input<typeof openingStockFormSchema>;
+
 export const productFormSchema = z
   .object({
     name: productFields.name,
@@ -570,6 +601,8 @@ export const productFormSchema = z
     isActive: z.boolean(),
     priceChangeReason: text(PRODUCT_LIMITS.reason, 'The reason for the price change'),
     branches: z.array(productFormBranchSchema),
+    /** Add Product only; absent on the edit screen. */
+    openingStock: openingStockFormSchema.optional(),
   })
   .superRefine((form, ctx) => {
     if (form.branches.length > 0 && !form.branches.some((b) => b.offered)) ctx.addIssue({ code: 'custom', path: ['offered'], message: OFFERED_MESSAGE });
