@@ -32,6 +32,9 @@ export const gettingStartedResponseSchema = z.object({
     firstSale: z.boolean(),
   }),
 });
+/** POST /api/dashboard/getting-started/dismiss takes an empty object. */
+export const dismissGettingStartedSchema = z.strictObject({});
+
 export type GettingStartedResponse = z.infer<typeof gettingStartedResponseSchema>;
 export type GettingStartedSteps = GettingStartedResponse['steps'];
 

@@ -1,7 +1,7 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { dashboardSalesQuerySchema, dashboardSalesResponseSchema } from '@pharmapoint/domain/dashboard';
 import type { ModuleRegistrar } from '../../platform/module.ts';
-import { gettingStartedResponseSchema } from '@pharmapoint/domain/getting-started';
+import { dismissGettingStartedSchema, gettingStartedResponseSchema } from '@pharmapoint/domain/getting-started';
 import { getDashboardSales } from './dashboard.service.ts';
 import { dismissGettingStarted, getGettingStarted } from './getting-started.service.ts';
 
@@ -39,7 +39,12 @@ export const registerDashboard: ModuleRegistrar = (app) => {
     '/api/dashboard/getting-started/dismiss',
     {
       config: { access: { permission: 'settings:system' } },
-      schema: { tags: ['dashboard'], summary: 'Hide the getting-started checklist for good (repeating it changes nothing)', response: { 200: gettingStartedResponseSchema } },
+      schema: {
+        tags: ['dashboard'],
+        summary: 'Hide the getting-started checklist for good (repeating it changes nothing)',
+        body: dismissGettingStartedSchema,
+        response: { 200: gettingStartedResponseSchema },
+      },
     },
     async (request, reply) => app.inTenant(request, reply, (q, ctx) => dismissGettingStarted(q, ctx)),
   );
