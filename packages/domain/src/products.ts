@@ -281,6 +281,14 @@ const productFields = {
   restrictedBranchIds: z.array(z.uuid()).max(500),
 };
 
+/** A batch received as opening stock: the fields POST /api/products/:id/batches and a create's openingStock share. */
+const batchFields = {
+  batchNumber: requiredText('Batch number', 64),
+  expiryDate: z.string({ error: fieldMessage('required', 'Expiry date') }).regex(/^\d{4}-\d{2}-\d{2}$/, 'Expiry date must be a date (YYYY-MM-DD).'),
+  quantity: numberField('Quantity', 1, 10_000_000, { whole: true, unit: ' pieces' }),
+  unitCostCents: centsField('Unit cost'),
+};
+
 /**
  * POST /api/products (product:create; price fields need product:manage_price). Creates the product and its row
  * in every active branch it is not restricted from, with sellingPriceCents / purchasePriceCents as the prices
@@ -306,6 +314,12 @@ export const createProductSchema = z.strictObject({
   purchasePriceCents: centsField('Purchase price').default(0),
   branches: z.array(branchPricesSchema.extend({ branchId: z.uuid() })).max(500).default([]),
   priceChangeReason: optionalText(PRODUCT_LIMITS.reason, 'The reason for the price change'),
+  /**
+   * Opening stock received with the product (needs inventory:update too): one batch in `branchId` (default the
+   * session's branch), written through the stock ledger in the same transaction as the product, by the rules of
+   * POST /api/products/:id/batches (a batch already expired by the pharmacy's business date is refused, nothing written).
+   */
+  openingStock: z.strictObject({ branchId: z.uuid().optional(), ...batchFields }).optional(),
 });
 export type CreateProductInput = z.input<typeof createProductSchema>;
 export type CreateProduct = z.output<typeof createProductSchema>;
@@ -363,13 +377,13 @@ export const productBranchParamsSchema = z.strictObject({ id: z.uuid(), branchId
 export const receiveBatchSchema = z.strictObject({
   /** Default: the session's branch. */
   branchId: z.uuid().optional(),
-  batchNumber: requiredText('Batch number', 64),
-  expiryDate: z.string({ error: fieldMessage('required', 'Expiry date') }).regex(/^\d{4}-\d{2}-\d{2}$/, 'Expiry date must be a date (YYYY-MM-DD).'),
-  quantity: numberField('Quantity', 1, 10_000_000, { whole: true, unit: ' pieces' }),
-  unitCostCents: centsField('Unit cost'),
+  ...batchFields,
   reason: optionalText(200, 'The reason'),
 });
 export type ReceiveBatchInput = z.infer<typeof receiveBatchSchema>;
+
+/** The opening stock of POST /api/products: a batch as POST /api/products/:id/batches takes it, without a reason. */
+export type OpeningStockInput = NonNullable<CreateProduct['openingStock']>;
 
 /** POST /api/products/:id/batches response: the batch, and the branch's sellable and reserved pieces after. */
 export const receiveBatchResponseSchema = z.object({
@@ -529,6 +543,37 @@ export const productFormBranchSchema = z.object({
 
 export const OFFERED_MESSAGE = 'Offer the product in at least one branch.';
 
+/**
+ * The Opening stock section of Add Product, as typed. All empty is no opening stock (null); once any of batch
+ * number, expiry date or quantity is typed, the batch is read by the rules of POST /api/products/:id/batches.
+ * branchId '' is the session's branch.
+ */
+export const openingStockFormSchema = z
+  .object({ branchId: z.string(), batchNumber: z.string(), expiryDate: z.string(), quantity: z.string(), unitCost: z.string() })
+  .transform((form, ctx) => {
+    if (!form.batchNumber.trim() && !form.expiryDate.trim() && !form.quantity.trim()) return null;
+    const read = z
+      .object({
+        batchNumber: batchFields.batchNumber,
+        expiryDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Choose the expiry date.'),
+        quantity: formPieces('Quantity', 1, false),
+        unitCost: formMoney('Unit cost'),
+      })
+      .safeParse({ ...form, batchNumber: form.batchNumber.trim() });
+    if (!read.success) {
+      for (const issue of read.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+      return z.NEVER;
+    }
+    return {
+      ...(form.branchId ? { branchId: form.branchId } : {}),
+      batchNumber: read.data.batchNumber,
+      expiryDate: read.data.expiryDate,
+      quantity: read.data.quantity!,
+      unitCostCents: read.data.unitCost,
+    };
+  });
+export type OpeningStockFormValues = z.input<typeof openingStockFormSchema>;
+
 export const productFormSchema = z
   .object({
     name: productFields.name,
@@ -556,6 +601,8 @@ export const productFormSchema = z
     isActive: z.boolean(),
     priceChangeReason: text(PRODUCT_LIMITS.reason, 'The reason for the price change'),
     branches: z.array(productFormBranchSchema),
+    /** Add Product only; absent on the edit screen. */
+    openingStock: openingStockFormSchema.optional(),
   })
   .superRefine((form, ctx) => {
     if (form.branches.length > 0 && !form.branches.some((b) => b.offered)) ctx.addIssue({ code: 'custom', path: ['offered'], message: OFFERED_MESSAGE });

@@ -1,7 +1,9 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { dashboardSalesQuerySchema, dashboardSalesResponseSchema } from '@pharmapoint/domain/dashboard';
 import type { ModuleRegistrar } from '../../platform/module.ts';
+import { dismissGettingStartedSchema, gettingStartedResponseSchema } from '@pharmapoint/domain/getting-started';
 import { getDashboardSales } from './dashboard.service.ts';
+import { dismissGettingStarted, getGettingStarted } from './getting-started.service.ts';
 
 /**
  * The dashboard's reads (decision 0094): the sales overview of a filter, from the per-day summaries. The financial
@@ -22,5 +24,28 @@ export const registerDashboard: ModuleRegistrar = (app) => {
       },
     },
     async (request, reply) => app.inTenant(request, reply, (q, ctx) => getDashboardSales(q, ctx, request.query)),
+  );
+
+  // The getting-started checklist (decision 0097): owners and admins, who set the pharmacy up.
+  r.get(
+    '/api/dashboard/getting-started',
+    {
+      config: { access: { permission: 'settings:system' } },
+      schema: { tags: ['dashboard'], summary: "The getting-started checklist's steps, ticked from the pharmacy's data", response: { 200: gettingStartedResponseSchema } },
+    },
+    async (request, reply) => app.inTenant(request, reply, (q, ctx) => getGettingStarted(q, ctx)),
+  );
+  r.post(
+    '/api/dashboard/getting-started/dismiss',
+    {
+      config: { access: { permission: 'settings:system' } },
+      schema: {
+        tags: ['dashboard'],
+        summary: 'Hide the getting-started checklist for good (repeating it changes nothing)',
+        body: dismissGettingStartedSchema,
+        response: { 200: gettingStartedResponseSchema },
+      },
+    },
+    async (request, reply) => app.inTenant(request, reply, (q, ctx) => dismissGettingStarted(q, ctx)),
   );
 };

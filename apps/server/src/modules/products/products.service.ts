@@ -5,6 +5,7 @@ import {
   type CreateProduct,
   type MovementListQuery,
   type MovementListResponse,
+  type OpeningStockInput,
   type ProductDetailResponse,
   type ProductListQuery,
   type ProductListResponse,
@@ -158,7 +159,14 @@ export async function searchProducts(q: Queryable, ctx: RequestContext, query: P
 
 /** POST /api/products: the product, its row in every branch it is offered in, initial price changes. */
 export async function createProduct(q: Queryable, ctx: RequestContext, input: CreateProduct): Promise<ProductDetailResponse> {
+  const opening = input.openingStock;
+  // Opening stock is receiving stock: it needs the permission of POST /api/products/:id/batches as well.
+  if (opening && !holds(ctx, 'inventory:update')) throw new AppError('FORBIDDEN', { details: { permission: 'inventory:update' } });
   await assertWithinPlanLimit(q, ctx, 'products', 1);
+  // The batch rules first, so a refused batch writes nothing (the transaction would undo it anyway).
+  const openingBranch = opening ? await resolveBranch(q, ctx, opening.branchId) : undefined;
+  const today = opening ? await pharmacyToday(q, ctx) : undefined;
+  if (opening) refuseExpiredBatch(opening, today!, 'openingStock.expiryDate');
   const sku = input.sku || null;
   const requested = [...input.restrictedBranchIds, ...input.branches.map((b) => b.branchId)];
   // What the checks and the answer need, in one statement (decision 0079): the settings, the branches, the SKU, the user.
@@ -216,6 +224,11 @@ export async function createProduct(q: Queryable, ctx: RequestContext, input: Cr
     stampReason,
   );
   await audit(q, ctx, 'create', 'product', written.product.id, null, { name: input.name, sku: input.sku ?? null });
+  if (opening) {
+    // With stock, the answer is the product as read back (its batch and quantities): the ledger wrote them.
+    await writeOpeningBatch(q, ctx, today!, written.product.id, openingBranch!.id, opening);
+    return productDetail(q, ctx, written.product.id);
+  }
   return createdProductDetail(ctx, sources, settings, written);
 }
 
@@ -361,24 +374,33 @@ export async function receiveOpeningBatch(
   await requireProduct(q, ctx, id);
   const branch = await resolveBranch(q, ctx, batch.branchId);
   const today = await pharmacyToday(q, ctx);
-  // Expired stock is never made sellable (decision 0033): the form warns as the date is typed, the server refuses.
+  refuseExpiredBatch(batch, today);
+  const result = await writeOpeningBatch(q, ctx, today, id, branch.id, batch);
+  const received = await findBatch(q, ctx.pharmacyId, result.batches[0]!.batchId, today);
+  return { batch: received!, quantity: result.quantity, reservedQuantity: result.reservedQuantity };
+}
+
+/** Expired stock is never made sellable (decision 0033): the form warns as the date is typed, the server refuses. */
+function refuseExpiredBatch(batch: OpeningStockInput, today: string, path = 'expiryDate'): void {
   if (isExpired(batch.expiryDate, today)) {
     throw new AppError('BATCH_EXPIRED', {
       values: { batch: batch.batchNumber, expiryDate: batch.expiryDate },
-      details: { issues: [{ path: 'expiryDate', message: `This batch expired on ${batch.expiryDate}: expired stock cannot be received as sellable stock.` }] },
+      details: { issues: [{ path, message: `This batch expired on ${batch.expiryDate}: expired stock cannot be received as sellable stock.` }] },
     });
   }
-  const result = await applyStockChange(q, { ...ctx, today }, {
+}
+
+/** Opening stock into a batch of the product in the branch, through the stock ledger (kind 'opening'). */
+function writeOpeningBatch(q: Queryable, ctx: RequestContext, today: string, productId: string, branchId: string, batch: OpeningStockInput & { reason?: string | null }) {
+  return applyStockChange(q, { ...ctx, today }, {
     kind: 'opening',
-    branchId: branch.id,
-    productId: id,
+    branchId,
+    productId,
     delta: batch.quantity,
     batch: { batchNumber: batch.batchNumber, expiryDate: batch.expiryDate, unitCostCents: batch.unitCostCents, source: 'opening' },
     reason: batch.reason ?? 'Opening stock',
     reference: null,
   });
-  const received = await findBatch(q, ctx.pharmacyId, result.batches[0]!.batchId, today);
-  return { batch: received!, quantity: result.quantity, reservedQuantity: result.reservedQuantity };
 }
 
 /** GET /api/products/:id/movements: a page of the product's ledger in the visible branches (or the one asked for). */

@@ -24,6 +24,7 @@ import { Card } from '@/components/ui/card';
 import { formatDateTime, formatLocale } from '@/lib/format';
 import { greetingKey } from '@/features/dashboard/greeting';
 import { PaymentDueAlert } from '@/features/dashboard/components/payment-due';
+import { GettingStarted } from '@/features/dashboard/components/getting-started';
 import { StockHealth } from '@/features/dashboard/components/stock-health';
 import { SalesOverview, useDashboardFilters } from '@/features/dashboard/components/sales-overview';
 import { FinancialControls, PlanUsage, RecentExpenses, RefillReminders } from '@/features/dashboard/components/dashboard-cards';
@@ -205,6 +206,8 @@ export default function DashboardPage() {
   return (
     <div className="space-y-6">
       <Greeting me={me} now={now} shell={shell} />
+      {/* Owners and admins set the pharmacy up: the checklist is theirs (settings:system), never the demo's. */}
+      {can('settings:system') && !subject.isDemoUser ? <GettingStarted /> : null}
       {basic ? (
         <>
           <BasicWelcome subject={subject} can={can} />

@@ -4,6 +4,7 @@ import {
   productFormBranchSchema,
   type BranchPricesInput,
   type CreateProductInput,
+  type OpeningStockInput,
   type ProductDetailResponse,
   type ProductFormBranchValues,
   type ProductFormOutput,
@@ -40,6 +41,7 @@ export function emptyFormValues(branches: readonly { id: string; name: string }[
     reorderLevel: '2',
     isActive: true,
     priceChangeReason: '',
+    openingStock: { branchId: '', batchNumber: '', expiryDate: '', quantity: '', unitCost: '' },
     branches: branches.map((b) => ({
       branchId: b.id,
       branchName: b.name,
@@ -118,6 +120,8 @@ export function rowFigures(row: BranchRowValues, productMargin: string, defaultM
 export interface Parsed {
   product: Omit<CreateProductInput, 'branches' | 'sellingPriceCents' | 'purchasePriceCents' | 'priceChangeReason'>;
   branches: (BranchPricesInput & { branchId: string; offered: boolean })[];
+  /** Add Product's opening stock; null or absent when none is typed. */
+  openingStock?: OpeningStockInput | null;
 }
 
 /** The validated form (productFormSchema's output) as the product's fields and each branch's values. */
@@ -149,6 +153,7 @@ export function readForm(form: ProductFormOutput): Parsed {
       isAvailable: row.isAvailable,
       lowStockThreshold: row.lowStockThreshold,
     })),
+    openingStock: form.openingStock ?? null,
   };
 }
 
@@ -163,6 +168,7 @@ export function createInput(parsed: Parsed, reason: string, canManagePrices: boo
   const offered = parsed.branches.filter((b) => b.offered);
   const first = offered[0];
   const input: CreateProductInput = { ...parsed.product, priceChangeReason: reason.trim() || null };
+  if (parsed.openingStock) input.openingStock = parsed.openingStock;
   if (canManagePrices) {
     input.sellingPriceCents = first?.sellingPriceCents ?? 0;
     input.purchasePriceCents = first?.purchasePriceCents ?? 0;
@@ -265,6 +271,10 @@ export function fieldOfIssue(path: string, offeredRows: readonly number[]): stri
     minMarginBasisPoints: 'minMargin',
     lowStockThreshold: 'lowStockThreshold',
   };
+  if (parts[0] === 'openingStock' && parts[1]) {
+    const field = { batchNumber: 'batchNumber', expiryDate: 'expiryDate', quantity: 'quantity', unitCostCents: 'unitCost', branchId: 'branchId' }[parts[1]];
+    return field ? `openingStock.${field}` : null;
+  }
   if (parts[0] === 'branches' && parts.length >= 3) {
     const row = offeredRows[Number(parts[1])];
     const field = branchField[parts[2]!];

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { DEFAULT_SETTINGS } from '@pharmapoint/domain/settings';
@@ -113,6 +113,46 @@ describe('the product form', () => {
       restrictedBranchIds: [MAIN_BRANCH.id],
       branches: [{ branchId: MAIN_BRANCH.id, sellingPriceCents: 15000, purchasePriceCents: 10000 }],
     });
+    // No opening stock typed: none sent.
+    expect(posted[0]!.openingStock).toBeUndefined();
+  });
+
+  it('sends the opening stock typed in its section, in pieces and cents', async () => {
+    const user = userEvent.setup();
+    const posted = serveAddScreen();
+    await renderAddScreen();
+    const section = screen.getByRole('region', { name: 'Opening stock' });
+    await user.type(await screen.findByLabelText('Product name', { exact: false }), 'Cetirizine 10mg Tablets');
+    await user.selectOptions(within(section).getByLabelText('Branch'), WESTLANDS_BRANCH.id);
+    await user.type(within(section).getByLabelText('Quantity (pieces)'), '24');
+    await user.type(within(section).getByLabelText('Batch number'), 'CTZ-01');
+    await user.type(within(section).getByLabelText('Expiry date'), '2099-06-30');
+    await user.type(within(section).getByLabelText('Unit cost (KSh)'), '3.50');
+    await user.click(screen.getByRole('button', { name: 'Save Product' }));
+    expect(await screen.findByText('Product history')).toBeTruthy();
+    expect(posted[0]!.openingStock).toEqual({ branchId: WESTLANDS_BRANCH.id, quantity: 24, batchNumber: 'CTZ-01', expiryDate: '2099-06-30', unitCostCents: 350 });
+  });
+
+  it('refuses an opening stock that is incomplete or already expired, and sends nothing', async () => {
+    const user = userEvent.setup();
+    const posted = serveAddScreen();
+    await renderAddScreen();
+    const section = screen.getByRole('region', { name: 'Opening stock' });
+    await user.type(await screen.findByLabelText('Product name', { exact: false }), 'Half-typed stock');
+    await user.type(within(section).getByLabelText('Quantity (pieces)'), '0');
+    await user.click(screen.getByRole('button', { name: 'Save Product' }));
+    expect(await within(section).findByText('Batch number is required.')).toBeTruthy();
+    expect(within(section).getByText('Quantity must be between 1 and 100,000,000.')).toBeTruthy();
+    expect(within(section).getByLabelText('Quantity (pieces)').getAttribute('aria-invalid')).toBe('true');
+
+    await user.clear(within(section).getByLabelText('Quantity (pieces)'));
+    await user.type(within(section).getByLabelText('Quantity (pieces)'), '10');
+    await user.type(within(section).getByLabelText('Batch number'), 'OLD-1');
+    await user.type(within(section).getByLabelText('Expiry date'), '2020-01-31');
+    expect(within(section).getByRole('alert').textContent).toMatch(/^This batch expired on .*Expired stock cannot be received as sellable stock/);
+    await user.click(screen.getByRole('button', { name: 'Save Product' }));
+    await waitFor(() => expect(within(section).getByLabelText('Expiry date').getAttribute('aria-invalid')).toBe('true'));
+    expect(posted).toHaveLength(0);
   });
 
   it('marks unreadable fields with sentences and sends nothing', async () => {

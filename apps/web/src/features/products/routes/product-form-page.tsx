@@ -13,6 +13,7 @@ import {
   type ProductFormValues,
 } from '@pharmapoint/domain/products';
 import { isLowMargin } from '@pharmapoint/domain/margins';
+import { isExpired } from '@pharmapoint/domain/stock';
 import { DEFAULT_MIN_MARGIN_PERCENT } from '@pharmapoint/domain/margins';
 import { Button, buttonClasses } from '@/components/ui/button';
 import { FormActions } from '@/components/ui/form-actions';
@@ -28,7 +29,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { applyServerErrors, LengthHint } from '@/components/ui/form';
 import { errorMessage } from '@/lib/api';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
-import { formatDateTime, formatMoney, formatPercent } from '@/lib/format';
+import { formatDate, formatDateTime, formatMoney, formatPercent, pharmacyToday } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { usePermissions } from '@/features/auth/hooks/use-permissions';
 import { useBranches } from '@/features/branches/api/branches';
@@ -119,6 +120,10 @@ function ProductForm({
 
   async function onValid(output: ProductFormOutput) {
     if (isDemo) return;
+    if (openingExpired) {
+      setError('openingStock.expiryDate', { message: t('opening.expired', { date: formatDate(opening!.expiryDate) }) });
+      return;
+    }
     setServerError(null);
     const parsed = readForm(output);
     const reason = output.priceChangeReason;
@@ -149,6 +154,12 @@ function ProductForm({
   const packageOptions = [...new Set([...PACKAGE_TYPES, values.packageType])].map((p) => ({ value: p, label: p }));
   const priceHint = canManagePrices ? undefined : t('form.pricesLocked');
   const offeredError = (errors as { offered?: { message?: string } }).offered?.message;
+  // Opening stock is receiving stock: Add Product offers it to users who may receive stock (inventory:update).
+  const canReceiveStock = !editing && can('inventory:update');
+  const opening = values.openingStock;
+  const today = pharmacyToday();
+  const openingExpired = opening !== undefined && /^\d{4}-\d{2}-\d{2}$/.test(opening.expiryDate) && isExpired(opening.expiryDate, today);
+  const openingErrors = errors.openingStock;
 
   return (
     <div>
@@ -355,6 +366,35 @@ function ProductForm({
             </p>
           ) : null}
         </Card>
+
+        {canReceiveStock ? (
+          <Card title={t('opening.title')} description={t('opening.description')} aria-label={t('opening.title')}>
+            <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+              {branches.length > 1 ? (
+                <Field label={t('opening.branch')} error={openingErrors?.branchId?.message} className="sm:col-span-2 lg:col-span-4">
+                  <Select {...register('openingStock.branchId')} placeholder={t('opening.sessionBranch')} options={branches.map((b) => ({ value: b.id, label: b.name }))} />
+                </Field>
+              ) : null}
+              <Field label={t('opening.quantity')} error={openingErrors?.quantity?.message}>
+                <Input inputMode="numeric" {...register('openingStock.quantity')} />
+              </Field>
+              <Field label={t('opening.batchNumber')} error={openingErrors?.batchNumber?.message}>
+                <Input {...register('openingStock.batchNumber')} maxLength={64} autoComplete="off" />
+              </Field>
+              <Field label={t('opening.expiryDate')} error={openingErrors?.expiryDate?.message}>
+                <Input type="date" {...register('openingStock.expiryDate')} min={today} />
+              </Field>
+              <Field label={t('opening.unitCost')} error={openingErrors?.unitCost?.message}>
+                <Input inputMode="decimal" placeholder="0.00" {...register('openingStock.unitCost')} />
+              </Field>
+              {openingExpired && !openingErrors?.expiryDate ? (
+                <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 sm:col-span-2 lg:col-span-4">
+                  {t('opening.expired', { date: formatDate(opening.expiryDate) })}
+                </p>
+              ) : null}
+            </div>
+          </Card>
+        ) : null}
 
         <FormActions error={serverError} notice={isDemo ? t('form.demoDisabled') : null}>
           <Link to={editing ? `/app/products/history/${detail.product.id}` : '/app/products'} className={buttonClasses('outline')}>
