@@ -94,7 +94,7 @@ async function generate(env: BenchEnv, lines: number): Promise<{ sales: number; 
         DROP TABLE IF EXISTS gen_lines;
         CREATE TEMP TABLE gen_lines AS
           SELECT n, l AS line, md5('bench-sale-' || n)::uuid AS sale_id, b.branch_id, d AS sale_date,
-                 ((d + time '08:00' + make_interval(secs => (n * 7919) % 43200))::timestamp AT TIME ZONE '${ZONE}') AS created_at,
+                 ((d + time '08:00' + make_interval(secs => (n::bigint * 7919) % 43200))::timestamp AT TIME ZONE '${ZONE}') AS created_at,
                  (ARRAY['Cash','Cash','M-Pesa','M-Pesa','M-Pesa','Card','Cash'])[1 + n % 7] AS method,
                  g.product_id, g.name, g.sku, g.is_dda, g.rate, st.price, st.cost, st.batch_id, st.batch_number, st.expiry_date,
                  q AS quantity, st.price * q AS gross, round(st.price * q * g.rate::numeric / (10000 + g.rate))::bigint AS tax
