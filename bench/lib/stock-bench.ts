@@ -33,9 +33,10 @@ export function benchKinds(): BenchKind[] {
   return (process.env.BENCH_KINDS ?? 'pglite,postgres').split(',').map((k) => k.trim()).filter((k): k is BenchKind => k === 'pglite' || k === 'postgres');
 }
 
-export async function openKind(kind: BenchKind): Promise<{ db: Database; drop: () => Promise<void> }> {
+/** `pgliteDir`: keep PGlite's files in this directory (not durable: no fsync) instead of memory, for large data sets. */
+export async function openKind(kind: BenchKind, options: { pgliteDir?: string } = {}): Promise<{ db: Database; drop: () => Promise<void> }> {
   if (kind === 'pglite') {
-    const db = await openPglite();
+    const db = options.pgliteDir ? await openPglite(options.pgliteDir, { durable: false }) : await openPglite();
     await migrate(db);
     return { db, drop: async () => undefined };
   }
@@ -61,8 +62,8 @@ export async function openKind(kind: BenchKind): Promise<{ db: Database; drop: (
 }
 
 /** A fresh database of the kind with one pharmacy (standard plan: no product limit) and the app listening. */
-export async function benchEnv(kind: BenchKind): Promise<BenchEnv> {
-  const { db, drop } = await openKind(kind);
+export async function benchEnv(kind: BenchKind, options: { pgliteDir?: string } = {}): Promise<BenchEnv> {
+  const { db, drop } = await openKind(kind, options);
   const [user] = await db.owner.query<{ id: string }>(`INSERT INTO users (email, name, email_verified_at) VALUES ('owner@bench.test', 'Bench Owner', now()) RETURNING id`);
   const ownerId = user!.id;
   // Inserted directly (standard plan, no product limit), like the import tests' pharmacy.
