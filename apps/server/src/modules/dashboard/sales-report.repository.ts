@@ -134,13 +134,17 @@ export interface ProductRow extends ProductFigureRow {
 }
 
 const PRODUCT_ORDER = {
-  revenue: 'sum(d.revenue_cents) - sum(d.returned_cents) DESC',
-  quantity: 'sum(d.quantity) - sum(d.returned_quantity) DESC',
-  profit: 'sum(d.revenue_cents) - sum(d.returned_cents) - sum(d.cost_cents) + sum(d.returned_cost_cents) DESC',
+  revenue: 's.revenue_cents - s.returned_cents DESC',
+  quantity: 's.quantity - s.returned_quantity DESC',
+  profit: 's.revenue_cents - s.returned_cents - s.cost_cents + s.returned_cost_cents DESC',
   name: 'p.name',
 } as const;
 
-/** One page of the products sold in a range, with how many there are in all. */
+/**
+ * One page of the products sold in a range, with how many there are in all. The range's rows are summed by product
+ * alone first (a hash of at most the catalogue's size), and only the sums meet the products: a year of a grown
+ * pharmacy is hundreds of thousands of rows, which sorted by name spilled to disk (docs/benchmarks.md).
+ */
 export async function salesByProduct(
   q: Queryable,
   pharmacyId: string,
@@ -148,11 +152,11 @@ export async function salesByProduct(
   options: { sort: keyof typeof PRODUCT_ORDER; search: string | null; limit: number; offset: number },
 ): Promise<ProductRow[]> {
   return q.query<ProductRow>(
-    `SELECT d.product_id, p.name, p.sku, nullif(btrim(p.category), '') AS category, ${PRODUCT_FIGURES}, count(*) OVER ()::int AS total
-       FROM daily_product_sales d JOIN products p ON p.pharmacy_id = d.pharmacy_id AND p.id = d.product_id
-      WHERE ${PRODUCT_WHERE} AND ($6::text IS NULL OR p.search_text LIKE '%' || lower($6) || '%')
-      GROUP BY d.product_id, p.name, p.sku, p.category
-      ORDER BY ${PRODUCT_ORDER[options.sort]}, p.name, d.product_id
+    `WITH s AS (SELECT d.product_id, ${PRODUCT_FIGURES} FROM daily_product_sales d WHERE ${PRODUCT_WHERE} GROUP BY d.product_id)
+     SELECT s.*, p.name, p.sku, nullif(btrim(p.category), '') AS category, count(*) OVER ()::int AS total
+       FROM s JOIN products p ON p.pharmacy_id = $1 AND p.id = s.product_id
+      WHERE ($6::text IS NULL OR p.search_text LIKE '%' || lower($6) || '%')
+      ORDER BY ${PRODUCT_ORDER[options.sort]}, p.name, s.product_id
       LIMIT $7 OFFSET $8`,
     [...params(pharmacyId, f), options.search, options.limit, options.offset],
   );
